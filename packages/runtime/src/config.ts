@@ -1,0 +1,130 @@
+/**
+ * Typed configuration from environment variables. A service declares a spec once; `loadConfig`
+ * validates every variable at start and reports all problems together, each naming the variable,
+ * the bad value and what is accepted.
+ */
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Parser<T> = (raw: string) => T;
+
+export type Field<T> = {
+  /** Environment variable name. */
+  env: string;
+  /** One line for docs and error messages. */
+  doc: string;
+  /** Used when the variable is unset or empty; `undefined` makes it required. */
+  default?: T;
+  parse: Parser<T>;
+  /** Human description of accepted values. */
+  accepts: string;
+};
+
+export type Spec<T> = { [K in keyof T]: Field<T[K]> };
+
+export function loadConfig<T>(spec: Spec<T>, env: NodeJS.ProcessEnv = process.env): T {
+  const out = {} as T;
+  const problems: string[] = [];
+  for (const key of Object.keys(spec) as (keyof T)[]) {
+    const field = spec[key];
+    const raw = env[field.env];
+    if (raw === undefined || raw === '') {
+      if (field.default === undefined) problems.push(`${field.env} is required (${field.doc}); expected ${field.accepts}`);
+      else out[key] = field.default;
+      continue;
+    }
+    try {
+      out[key] = field.parse(raw);
+    } catch (err) {
+      problems.push(`${field.env}=${JSON.stringify(raw)} is invalid: ${(err as Error).message}; expected ${field.accepts}`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return out;
+}
+
+export function str(env: string, doc: string, def?: string): Field<string> {
+  return { env, doc, default: def, accepts: 'a string', parse: (raw) => raw };
+}
+
+export function int(env: string, doc: string, def: number | undefined, range: { min?: number; max?: number } = {}): Field<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = range;
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: `an integer in [${min}, ${max}]`,
+    parse: (raw) => {
+      if (!/^-?\d+$/.test(raw.trim())) throw new Error('not an integer');
+      const n = Number(raw);
+      if (n < min || n > max) throw new Error('out of range');
+      return n;
+    },
+  };
+}
+
+export function bool(env: string, doc: string, def?: boolean): Field<boolean> {
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: 'true/false/1/0',
+    parse: (raw) => {
+      const v = raw.trim().toLowerCase();
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      throw new Error('not a boolean');
+    },
+  };
+}
+
+export function oneOf<const V extends string>(env: string, doc: string, values: readonly V[], def?: V): Field<V> {
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: `one of ${values.join(', ')}`,
+    parse: (raw) => {
+      if (!(values as readonly string[]).includes(raw)) throw new Error('unknown value');
+      return raw as V;
+    },
+  };
+}
+
+export function url(env: string, doc: string, def?: string, protocols: string[] = ['http:', 'https:']): Field<string> {
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: `a URL (${protocols.join(', ')})`,
+    parse: (raw) => {
+      const u = new URL(raw);
+      if (!protocols.includes(u.protocol)) throw new Error(`protocol ${u.protocol} not supported`);
+      return raw;
+    },
+  };
+}
+
+/** Comma-separated `host:port` list, e.g. Kafka brokers. */
+export function hostPorts(env: string, doc: string, def?: string[]): Field<string[]> {
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: 'comma-separated host:port pairs',
+    parse: (raw) => {
+      const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      if (list.length === 0) throw new Error('empty list');
+      for (const hp of list) {
+        const m = /^([^:\s]+):(\d{1,5})$/.exec(hp);
+        if (!m || Number(m[2]) > 65535) throw new Error(`"${hp}" is not host:port`);
+      }
+      return list;
+    },
+  };
+}

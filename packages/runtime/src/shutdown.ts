@@ -1,0 +1,60 @@
+import type { Logger } from './logger.js';
+
+/** How long shutdown hooks may take in total before the process exits anyway. */
+export const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+export type Shutdown = {
+  /** Registers a cleanup step; steps run in reverse order of registration. */
+  add(name: string, step: () => Promise<void> | void): void;
+  /** Resolves once shutdown has started (signal or `trigger`). */
+  readonly signal: AbortSignal;
+  trigger(reason: string): Promise<void>;
+};
+
+/**
+ * Graceful shutdown on SIGINT/SIGTERM: stop taking work, run the cleanup steps (last registered,
+ * first run), then exit. A second signal exits at once.
+ */
+export function createShutdown(logger: Logger, exit: (code: number) => void = process.exit): Shutdown {
+  const steps: { name: string; step: () => Promise<void> | void }[] = [];
+  const controller = new AbortController();
+  let running: Promise<void> | undefined;
+
+  const trigger = (reason: string): Promise<void> => {
+    if (running) return running;
+    controller.abort(reason);
+    logger.info('shutting down', { reason });
+    running = (async () => {
+      const timer = setTimeout(() => {
+        logger.error('shutdown timed out', { timeout_ms: SHUTDOWN_TIMEOUT_MS });
+        exit(1);
+      }, SHUTDOWN_TIMEOUT_MS);
+      timer.unref();
+      let code = 0;
+      for (const { name, step } of [...steps].reverse()) {
+        try {
+          await step();
+        } catch (err) {
+          code = 1;
+          logger.error('shutdown step failed', { step: name, err });
+        }
+      }
+      clearTimeout(timer);
+      logger.info('stopped', { exit_code: code });
+      exit(code);
+    })();
+    return running;
+  };
+
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      if (running) {
+        logger.warn('second signal, exiting now', { signal: sig });
+        exit(130);
+      }
+      void trigger(sig);
+    });
+  }
+
+  return { add: (name, step) => steps.push({ name, step }), signal: controller.signal, trigger };
+}
