@@ -1,0 +1,12 @@
+export { parseBoc } from './boc/parse-boc.js';
+export { CellTable, ORDINARY, PRUNED_BRANCH, LIBRARY, MERKLE_PROOF, MERKLE_UPDATE } from './boc/cells.js';
+export { Slice } from './boc/slice.js';
+export { BocError, TlbError } from './boc/errors.js';
+export * from './tlb/block.js';
+export * from './tlb/transaction.js';
+export * from './tlb/message.js';
+export * from './tlb/account.js';
+export * from './tlb/config.js';
+export * from './tlb/common.js';
+export * from './tlb/msg-descr.js';
+export * from './tlb/hashmap.js';
