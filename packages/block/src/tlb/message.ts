@@ -1,4 +1,5 @@
 import type { Slice } from '../boc/slice.js';
+import type { CellPart } from '../boc/subtree.js';
 import { type CurrencyCollection, loadCurrencyCollection, loadMaybe, loadMsgAddress, type MsgAddress } from './common.js';
 
 /**
@@ -28,8 +29,6 @@ export type ExtOutMsgInfo = { type: 'external-out'; src: MsgAddress; dest: MsgAd
 
 export type CommonMsgInfo = IntMsgInfo | ExtInMsgInfo | ExtOutMsgInfo;
 
-/** Where a sub-structure lives: its own cell, or the rest of a parent cell from a bit and ref offset. */
-export type CellPart = { kind: 'cell'; cell: number } | { kind: 'inline'; cell: number; bit: number; ref: number };
 
 /**
  * message$_ {X:Type} info:CommonMsgInfo init:(Maybe (Either StateInit ^StateInit)) body:(Either X ^X) = Message X;
@@ -98,4 +97,4 @@ export function loadMessageRef(s: Slice, path: string): Message {
   return loadMessage(s.loadRefSlice(path));
 }
 
-export { type MsgAddress };
+export type { MsgAddress };

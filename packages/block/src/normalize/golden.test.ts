@@ -1,0 +1,154 @@
+import { describe, expect, it } from 'vitest';
+import { parseBoc } from '../boc/parse-boc.js';
+import { fixtureBlocks, readFixture, sourcesRootHashes } from '../test-support/fixtures.js';
+import { loadBlock } from '../tlb/block.js';
+import { decodeBlock } from './normalize-block.js';
+
+const ORACLES: Record<string, string> = {
+  'wc0_8000000000000000_30816553.boc': 'tongo_block-1.expected.json',
+  'wc0_8000000000000000_40484416.boc': 'tongo_block-2.expected.json',
+  'wc0_8000000000000000_40484438.boc': 'tongo_block-3.expected.json',
+  'wc0_0d83800000000000_4168601_after_merge_empty.boc': 'tongo_block-4.expected.json',
+  'mc_-1_8000000000000000_17734191.boc': 'tongo_block-5.expected.json',
+};
+
+type OracleTx = { Lt: number; PrevTransHash: string; PrevTransLt: number; Now: number; OutMsgCnt: number; OrigStatus: string; EndStatus: string };
+type Oracle = {
+  Accounts: Record<string, { Transactions: Record<string, OracleTx> }>;
+  TxHashes: string[] | null;
+  ValueFlow: Record<string, { Grams: string; Other: Record<string, string> } | null>;
+  InMsgDescrLength: number;
+  OutMsgDescrLength: number;
+};
+
+const blocks = fixtureBlocks();
+const rootHashes = sourcesRootHashes();
+
+describe('decodeBlock() on every mainnet fixture block', () => {
+  it('finds all 12 fixture blocks and their listed root hashes', () => {
+    expect(blocks).toHaveLength(12);
+    expect(rootHashes.size).toBe(12);
+  });
+
+  for (const { name, bytes } of blocks) {
+    it(`${name}: root hash equals SOURCES.md`, () => {
+      const rec = decodeBlock(bytes);
+      expect(Buffer.from(rec.block.root_hash, 'base64').toString('hex')).toBe(rootHashes.get(name));
+      // Trusting a known root hash must give identical records.
+      const trusted = decodeBlock(bytes, { rootHash: rootHashes.get(name)! });
+      expect(trusted).toEqual(rec);
+    });
+  }
+});
+
+describe('decodeBlock() against the tongo oracles', () => {
+  for (const [file, oracleFile] of Object.entries(ORACLES)) {
+    it(`${file} matches ${oracleFile}`, () => {
+      const oracle: Oracle = JSON.parse(readFixture(`oracles/${oracleFile}`).toString('utf8'));
+      const bytes = blocks.find((b) => b.name === file)!.bytes;
+      const block = loadBlock(parseBoc(bytes));
+      const rec = decodeBlock(bytes);
+
+      const hashes = rec.transactions.map((t) => Buffer.from(t.hash, 'base64').toString('hex')).sort();
+      expect(hashes).toEqual(oracle.TxHashes ?? []);
+
+      const accounts: Record<string, Record<string, OracleTx>> = {};
+      for (const ab of block.extra.accountBlocks) {
+        accounts[ab.accountAddr] = {};
+        for (const tx of ab.transactions) {
+          accounts[ab.accountAddr][tx.lt.toString()] = {
+            Lt: Number(tx.lt),
+            PrevTransHash: tx.prevTransHash,
+            PrevTransLt: Number(tx.prevTransLt),
+            Now: tx.now,
+            OutMsgCnt: tx.outMsgCnt,
+            OrigStatus: tx.origStatus,
+            EndStatus: tx.endStatus,
+          };
+        }
+      }
+      const expected: Record<string, Record<string, OracleTx>> = {};
+      for (const [addr, a] of Object.entries(oracle.Accounts)) {
+        expected[addr] = {};
+        for (const [lt, t] of Object.entries(a.Transactions)) {
+          const { Lt, PrevTransHash, PrevTransLt, Now, OutMsgCnt, OrigStatus, EndStatus } = t;
+          expected[addr][lt] = { Lt, PrevTransHash, PrevTransLt, Now, OutMsgCnt, OrigStatus, EndStatus };
+        }
+      }
+      expect(accounts).toEqual(expected);
+
+      const vf = rec.block.value_flow;
+      const ours: Record<string, { Grams: string; Other: Record<string, string> } | null> = {
+        FromPrevBlk: vf.from_prev_blk, ToNextBlk: vf.to_next_blk, Imported: vf.imported, Exported: vf.exported,
+        FeesCollected: vf.fees_collected, Burned: vf.burned, FeesImported: vf.fees_imported, Recovered: vf.recovered,
+        Created: vf.created, Minted: vf.minted,
+      } as never;
+      for (const [k, v] of Object.entries(oracle.ValueFlow)) {
+        const mine = (ours as Record<string, { grams: string; other: Record<string, string> } | null>)[k];
+        expect(mine === null ? null : { Grams: mine.grams, Other: mine.other }, k).toEqual(v);
+      }
+      expect(rec.block.in_msg_descr_length).toBe(oracle.InMsgDescrLength);
+      expect(rec.block.out_msg_descr_length).toBe(oracle.OutMsgDescrLength);
+    });
+  }
+});
+
+describe('decodeBlock() structure', () => {
+  it('reads both parents of an after_merge block with the child shard ids', () => {
+    const rec = decodeBlock(blocks.find((b) => b.name.includes('13516764'))!.bytes);
+    expect(rec.block.after_merge).toBe(true);
+    expect(rec.block.prev_blocks).toEqual([
+      { workchain: 0, shard: 'A000000000000000', seqno: 13516763 },
+      { workchain: 0, shard: 'E000000000000000', seqno: 13516699 },
+    ]);
+    expect(Buffer.from(rec.block.prev_refs[0].root_hash, 'base64').toString('hex')).toMatch(/^617f643f/);
+    expect(Buffer.from(rec.block.prev_refs[1].file_hash, 'base64').toString('hex')).toMatch(/^8dcab647/);
+    expect(rec.transactions).toHaveLength(449);
+  });
+
+  it('reads a 16-bit shard prefix', () => {
+    const rec = decodeBlock(blocks.find((b) => b.name.includes('4168601'))!.bytes);
+    expect(rec.block.shard).toBe('0D83800000000000');
+    expect(rec.block.tx_count).toBe(0);
+  });
+
+  it('reads the 4 shards and the config of a key block', () => {
+    const bytes = blocks.find((b) => b.name.includes('keyblock'))!.bytes;
+    const rec = decodeBlock(bytes);
+    expect(rec.block.key_block).toBe(true);
+    expect(rec.shards.map((s) => `${s.shard}:${s.seqno}`)).toEqual([
+      '2000000000000000:52077744',
+      '6000000000000000:52097945',
+      'A000000000000000:51731388',
+      'E000000000000000:51757085',
+    ]);
+    const block = loadBlock(parseBoc(bytes));
+    expect(block.extra.custom?.config?.params.size).toBe(35);
+    expect(block.extra.custom?.config?.configAddr).toBe('5'.repeat(64));
+  });
+
+  it('sorts out messages by created_lt and gives masterchain blocks their own mc seqno', () => {
+    const rec = decodeBlock(blocks.find((b) => b.name.includes('30816553'))!.bytes, { mcSeqno: 25310199 });
+    expect(rec.block.mc_block_seqno).toBe(25310199);
+    expect(rec.block.masterchain_block_ref.seqno).toBe(25310198);
+    for (const tx of rec.transactions) {
+      const lts = tx.out_msgs.map((m) => BigInt(m.created_lt!));
+      expect(lts).toEqual([...lts].sort((a, b) => (a < b ? -1 : 1)));
+    }
+    const mc = decodeBlock(blocks.find((b) => b.name.includes('17734191'))!.bytes);
+    expect(mc.block.mc_block_seqno).toBe(17734191);
+    expect(mc.shards.map((s) => s.seqno)).toEqual([22738548]);
+  });
+
+  it('lists each touched account once with its last transaction', () => {
+    const rec = decodeBlock(blocks.find((b) => b.name.includes('71398501'))!.bytes);
+    expect(rec.accounts).toHaveLength(234);
+    expect(new Set(rec.accounts.map((a) => a.account)).size).toBe(234);
+    for (const a of rec.accounts) {
+      const txs = rec.transactions.filter((t) => t.account === a.account);
+      expect(txs).toHaveLength(a.tx_count);
+      expect(a.last_trans_lt).toBe(txs[txs.length - 1].lt);
+    }
+    expect(rec.messages.length).toBe(rec.transactions.reduce((n, t) => n + (t.in_msg ? 1 : 0) + t.out_msgs.length, 0));
+  });
+});
