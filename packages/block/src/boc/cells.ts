@@ -86,14 +86,28 @@ export class CellTable {
     for (let i = this.count - 1; i >= 0; i--) if (!this.hashed[i]) this.hashOne(i);
   }
 
-  private ensureHashed(i: number): void {
-    // Depth-first over unhashed descendants; cell depth is bounded (checked), so recursion is too.
-    const base = i * 4;
-    for (let r = 0; r < this.refCount[i]; r++) {
-      const c = this.refs[base + r];
-      if (!this.hashed[c]) this.ensureHashed(c);
+  /** Hashes the unhashed part of the subtree of `root`, children first, without recursion (chains can be long). */
+  private ensureHashed(root: number): void {
+    const stack = [root];
+    while (stack.length > 0) {
+      const i = stack[stack.length - 1];
+      if (this.hashed[i]) {
+        stack.pop();
+        continue;
+      }
+      let pending = false;
+      for (let r = 0; r < this.refCount[i]; r++) {
+        const c = this.refs[i * 4 + r];
+        if (!this.hashed[c]) {
+          stack.push(c);
+          pending = true;
+        }
+      }
+      if (!pending) {
+        stack.pop();
+        this.hashOne(i);
+      }
     }
-    this.hashOne(i);
   }
 
   /** Hashes cell `i`, whose children are hashed already. */

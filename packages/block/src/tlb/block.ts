@@ -265,6 +265,7 @@ export function loadShardHashes(s: Slice): ShardDescr[] {
   walkHashmapE(s, 32, (key, v) => {
     const workchain = keyToSigned(key);
     const visit = (t: Slice, shard: bigint) => {
+      if ((shard & 0xfn) !== 0n) t.fail('shard tree deeper than 60 levels');
       if (!t.loadBit()) {
         out.push(loadShardDescr(t, workchain, shard));
         return;
