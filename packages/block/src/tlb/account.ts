@@ -37,9 +37,11 @@ export function loadAccount(s: Slice): Account {
   const lastTransLt = s.loadUintBig(64);
   const balance = loadCurrencyCollection(s);
   let state: Extract<Account, { type: 'account' }>['state'];
-  if (s.loadBit()) state = { type: 'active', ...loadStateInit(s) };
-  else if (s.loadBit()) state = { type: 'frozen', stateHash: s.loadHash() };
-  else state = { type: 'uninit' };
+  if (s.loadBit()) {
+    state = { type: 'active', ...loadStateInit(s) };
+  } else {
+    state = s.loadBit() ? { type: 'frozen', stateHash: s.loadHash() } : { type: 'uninit' };
+  }
   return { type: 'account', addr, storageUsed, storageExtraDictHash, lastPaid, duePayment, lastTransLt, balance, state };
 }
 

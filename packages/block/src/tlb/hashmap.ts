@@ -51,12 +51,13 @@ function walk(s: Slice, n: number, key: Uint8Array, depth: number, onLeaf: LeafR
 /** HmLabel ~l n: hml_short$0 (Unary ~n) bits, hml_long$10 (#<= m) bits, hml_same$11 v:Bit (#<= m). */
 function readLabel(s: Slice, m: number, key: Uint8Array, depth: number): number {
   let len: number;
-  if (!s.loadBit()) {
+  const kind = s.loadBit() ? (s.loadBit() ? 'same' : 'long') : 'short';
+  if (kind === 'short') {
     len = 0;
     while (s.loadBit()) len++;
     if (len > m) s.fail(`label of ${len} bits exceeds ${m}`);
     for (let k = 0; k < len; k++) key[depth + k] = s.loadBit() ? 1 : 0;
-  } else if (!s.loadBit()) {
+  } else if (kind === 'long') {
     len = s.loadUint(lenBits(m));
     if (len > m) s.fail(`label of ${len} bits exceeds ${m}`);
     for (let k = 0; k < len; k++) key[depth + k] = s.loadBit() ? 1 : 0;
