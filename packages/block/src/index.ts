@@ -14,3 +14,18 @@ export { decodeBlock, blockRecords, messageRecord, shardHex, toBase64, type Deco
 export type * from './normalize/records.js';
 export { writeBoc, type RawCell } from './boc/write-boc.js';
 export { partBoc, partIdentity, hashCell, type CellPart, type HashAndDepth } from './boc/subtree.js';
+export { Cell, MAX_CELL_BITS, MAX_CELL_REFS, MAX_CELL_DEPTH, type CellType } from './build/cell.js';
+export { Builder, beginCell, parseRawAddress } from './build/builder.js';
+export { cellFromTable, cellFromBoc, cellToBoc, serializeCells } from './build/cell-boc.js';
+export { BuildError } from './build/errors.js';
+export { buildHashmap, storeHashmap, storeHashmapE, buildHashmapAug, storeHashmapAug, storeHashmapAugE, type DictEntry, type AugDictEntry, type Augmentation, type DictKeyInput } from './build/dict.js';
+export { storeCurrency, addCurrency, currencyAugmentation, importFeesAugmentation, ZERO_CURRENCY, type CurrencyInput, type ImportFees } from './build/currency.js';
+export { prunedBranch, prune, merkleProof, merkleUpdate, prunedStateUpdate } from './build/merkle.js';
+export { buildBlock, type BlockDesc, type BuiltBlock } from './build/block.js';
+export { buildBlockInfo, storeShardIdent, storeExtBlkRef, type BlockInfoDesc } from './build/block-info.js';
+export { buildValueFlow, type ValueFlowDesc } from './build/value-flow.js';
+export { buildMcBlockExtra, storeShardHashes, storeShardDescr, type McBlockExtraDesc, type ShardDescrDesc, type ShardFeeDesc } from './build/mc-extra.js';
+export { buildMsgEnvelope, importExt, importImm, importFin, exportExt, exportNew, exportImm, exportDeqImm, exportDeqShort, storeInMsgDescr, storeOutMsgDescr, type EnvelopeOptions, type MsgMetadata, type InMsgEntry, type OutMsgEntry } from './build/msg-descr.js';
+export { deriveMsgDescr, inShard, type MsgRoutingOptions } from './build/msg-routing.js';
+export { summarizeTransactions, type TxSummary, type MsgSummary } from './build/tx-summary.js';
+export { storeShardAccountBlocks } from './build/account-blocks.js';
