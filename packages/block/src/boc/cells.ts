@@ -195,13 +195,13 @@ export class CellTable {
       case MERKLE_PROOF:
         if (n !== 1 || bits !== 8 + 256 + 16) throw new BocError(`cell ${i}: malformed Merkle proof`);
         mask = child(0) >> 1;
-        this.checkMerkleChild(i, 0, off + 1);
+        this.checkMerkleChild(i, 0, off + 1, off + 33);
         break;
       case MERKLE_UPDATE:
         if (n !== 2 || bits !== 8 + 2 * (256 + 16)) throw new BocError(`cell ${i}: malformed Merkle update`);
         mask = (child(0) | child(1)) >> 1;
-        this.checkMerkleChild(i, 0, off + 1);
-        this.checkMerkleChild(i, 1, off + 33);
+        this.checkMerkleChild(i, 0, off + 1, off + 65);
+        this.checkMerkleChild(i, 1, off + 33, off + 67);
         break;
       default:
         throw new BocError(`cell ${i}: unknown exotic cell type ${special}`);
@@ -212,11 +212,15 @@ export class CellTable {
     return mask;
   }
 
-  /** A Merkle cell stores the level-0 hash of each child; it must match the child. */
-  private checkMerkleChild(i: number, r: number, hashOffset: number): void {
-    const expected = this.hash(this.refs[i * 4 + r], 0);
+  /** A Merkle cell stores the level-0 hash and depth of each child; both must match the child. */
+  private checkMerkleChild(i: number, r: number, hashOffset: number, depthOffset: number): void {
+    const c = this.refs[i * 4 + r];
+    const expected = this.hash(c, 0);
     for (let k = 0; k < 32; k++) {
       if (this.bytes[hashOffset + k] !== expected[k]) throw new BocError(`cell ${i}: Merkle hash of child ${r} does not match`);
+    }
+    if (((this.bytes[depthOffset] << 8) | this.bytes[depthOffset + 1]) !== this.depth(c, 0)) {
+      throw new BocError(`cell ${i}: Merkle depth of child ${r} does not match`);
     }
   }
 }

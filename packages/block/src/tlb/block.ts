@@ -141,6 +141,7 @@ export function loadBlockInfo(s: Slice): BlockInfo {
   if (flags > 1) s.fail(`flags ${flags} > 1`);
   const seqno = s.loadUint(32);
   const vertSeqno = s.loadUint(32);
+  if (vertSeqno < (vertSeqnoIncr ? 1 : 0)) s.fail('vert_seq_no < vert_seqno_incr');
   const shard = loadShardIdent(s);
   const genUtime = s.loadUint(32);
   const startLt = s.loadUintBig(64);
@@ -172,6 +173,7 @@ function loadShardIdent(s: Slice): ShardIdent {
   if (shardPfxBits > 60) s.fail(`shard_pfx_bits ${shardPfxBits} > 60`);
   const workchain = s.loadInt(32);
   const prefix = s.loadUintBig(64);
+  if ((prefix & ((1n << BigInt(64 - shardPfxBits)) - 1n)) !== 0n) s.fail(`shard_prefix has bits set past its ${shardPfxBits} prefix bits`);
   return { workchain, shardPfxBits, shard: prefix | (1n << BigInt(63 - shardPfxBits)) };
 }
 
