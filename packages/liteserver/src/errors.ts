@@ -1,0 +1,23 @@
+/** Error codes of upstream `common/errorcode.h`, as real liteservers put them in liteServer.error. */
+export const ErrorCode = {
+  error: 500,
+  warning: 501,
+  protoviolation: 502,
+  notready: 651,
+  timeout: 652,
+  cancelled: 653,
+} as const;
+
+/**
+ * Thrown by a handler to answer `liteServer.error{code, message}`; the connection stays open. Any
+ * other exception is answered with code 500 and its message.
+ */
+export class LiteServerError extends Error {
+  override name = 'LiteServerError';
+  readonly code: number;
+
+  constructor(code: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
