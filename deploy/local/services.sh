@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# Local Kafka, ClickHouse and Redis for development and CI, without Docker or systemd.
+#
+#   deploy/local/services.sh up|down|status|reset|env|running [kafka|clickhouse|redis ...]
+#
+#   up       install what is missing, start what is not running, wait until each is ready
+#   down     stop what `up` started (found by the pid files in the state dir), wait for exit
+#   status   one line per service: up / down / external, and its address (exit 3 if any is not up)
+#   reset    down, then delete the service's state (data, logs, config)
+#   env      print KAFKA_BROKERS=, CLICKHOUSE_URL=, REDIS_URL= lines for scripts
+#   running  print the names of the locally managed services that are running (for scripts)
+#
+# Without service names every command acts on all three. A service whose address is already set
+# (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) is external: never installed, started or stopped.
+# All state lives in $TONSTREAM_STATE_DIR (default <repo>/.local). See deploy/README.md.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$HERE/../.." && pwd)"
+STATE_DIR="${TONSTREAM_STATE_DIR:-$REPO_ROOT/.local}"
+mkdir -p "$STATE_DIR"
+STATE_DIR="$(cd "$STATE_DIR" && pwd)"
+
+# shellcheck source=SCRIPTDIR/lib/common.sh
+. "$HERE/lib/common.sh"
+# shellcheck source=SCRIPTDIR/lib/kafka.sh
+. "$HERE/lib/kafka.sh"
+# shellcheck source=SCRIPTDIR/lib/clickhouse.sh
+. "$HERE/lib/clickhouse.sh"
+# shellcheck source=SCRIPTDIR/lib/redis.sh
+. "$HERE/lib/redis.sh"
+
+ALL_SERVICES=(kafka clickhouse redis)
+
+usage() {
+  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  exit "${1:-0}"
+}
+
+# port_of SERVICE: the local port that must be free before starting it.
+port_of() {
+  case $1 in
+    kafka) echo "$KAFKA_HOST $KAFKA_PORT KAFKA_PORT KAFKA_BROKERS" ;;
+    clickhouse) echo "$CLICKHOUSE_HOST $CLICKHOUSE_HTTP_PORT CLICKHOUSE_HTTP_PORT CLICKHOUSE_URL" ;;
+    redis) echo "$REDIS_HOST $REDIS_PORT REDIS_PORT REDIS_URL" ;;
+  esac
+}
+
+# configured_address SERVICE: where a local instance would listen, from the environment.
+configured_address() {
+  case $1 in
+    kafka) echo "$KAFKA_HOST:$KAFKA_PORT" ;;
+    clickhouse) echo "http://$CLICKHOUSE_HOST:$CLICKHOUSE_HTTP_PORT" ;;
+    redis) echo "redis://$REDIS_HOST:$REDIS_PORT" ;;
+  esac
+}
+
+# One `up` at a time per state dir (two test runs starting together would race on the ports).
+# The lock is on fd 9; every server is started with 9>&- so that it does not keep the lock.
+take_lock() {
+  exec 9>"$STATE_DIR/.services.lock"
+  flock -w 600 9 || die "another services.sh is still running (lock $STATE_DIR/.services.lock)"
+}
+
+cmd_up() {
+  local svc pid to_wait=() start
+  take_lock
+  for svc in "$@"; do
+    if "${svc}_external"; then
+      "${svc}_reachable" || die "$svc: external server $("${svc}_address") is not reachable"
+      info "$svc: external, reachable at $("${svc}_address") (not managed here)"
+      continue
+    fi
+    if pid=$("${svc}_pid"); then
+      info "$svc: already running (pid $pid) at $("${svc}_address")"
+      [[ $("${svc}_address") == "$(configured_address "$svc")" ]] \
+        || warn "$svc: it does not use the configured $(configured_address "$svc"); run 'down $svc' first to change its address"
+      continue
+    fi
+    local host port port_var url_var
+    read -r host port port_var url_var < <(port_of "$svc")
+    if tcp_open "$host" "$port"; then
+      die "$svc: $host:$port is already in use by a process services.sh did not start. Stop it, choose another port with $port_var=..., or use it as an external server with $url_var=..."
+    fi
+    "${svc}_install"
+  done
+  for svc in "$@"; do
+    "${svc}_external" && continue
+    "${svc}_pid" >/dev/null && continue
+    info "$svc: starting"
+    "${svc}_start"
+    to_wait+=("$svc")
+  done
+  for svc in "${to_wait[@]}"; do
+    start=$(now_ms)
+    "${svc}_wait" || die "$svc did not come up (log: $("${svc}_logfile"))"
+    info "$svc: up (pid $("${svc}_pid")) at $("${svc}_address"), ready after $(elapsed_since "$start") s; log $("${svc}_logfile")"
+  done
+}
+
+cmd_down() {
+  local svc pid needle
+  take_lock
+  for svc in "$@"; do
+    if "${svc}_external"; then
+      info "$svc: external ($("${svc}_address")), left alone"
+      continue
+    fi
+    if ! pid=$("${svc}_pid"); then
+      info "$svc: not running"
+      continue
+    fi
+    case $svc in
+      kafka) needle=$KAFKA_PROPS ;;
+      clickhouse) needle=$CH_CONFIG ;;
+      redis) needle=$(redis_needle) ;;
+    esac
+    stop_pid "$svc" "$pid" "$needle"
+  done
+}
+
+cmd_status() {
+  local svc pid rc=0
+  for svc in "$@"; do
+    if "${svc}_external"; then
+      if "${svc}_reachable"; then
+        printf '%-11s %-9s %s\n' "$svc" external "$("${svc}_address") (reachable)"
+      else
+        printf '%-11s %-9s %s\n' "$svc" external "$("${svc}_address") (NOT reachable)"
+        rc=3
+      fi
+    elif pid=$("${svc}_pid"); then
+      printf '%-11s %-9s %s\n' "$svc" up "$("${svc}_address") (pid $pid, log $("${svc}_logfile"))"
+    else
+      printf '%-11s %-9s %s\n' "$svc" down "$("${svc}_address")"
+      rc=3
+    fi
+  done
+  return "$rc"
+}
+
+cmd_reset() {
+  local svc
+  cmd_down "$@"
+  for svc in "$@"; do
+    "${svc}_external" && continue
+    info "$svc: deleting $STATE_DIR/$svc"
+    rm -rf -- "${STATE_DIR:?}/$svc"
+  done
+}
+
+cmd_env() {
+  local svc
+  for svc in "$@"; do "${svc}_env"; done
+}
+
+cmd_running() {
+  local svc
+  for svc in "$@"; do
+    "${svc}_external" && continue
+    "${svc}_pid" >/dev/null && echo "$svc"
+  done
+  return 0
+}
+
+main() {
+  (($# >= 1)) || usage 2
+  local cmd=$1 svc
+  shift
+  case $cmd in -h | --help | help) usage 0 ;; esac
+  for svc in "$@"; do
+    [[ " ${ALL_SERVICES[*]} " == *" $svc "* ]] || die "unknown service '$svc' (expected: ${ALL_SERVICES[*]})"
+  done
+  (($# > 0)) || set -- "${ALL_SERVICES[@]}"
+  case $cmd in
+    up) cmd_up "$@" ;;
+    down | stop) cmd_down "$@" ;;
+    status) cmd_status "$@" ;;
+    reset) cmd_reset "$@" ;;
+    env) cmd_env "$@" ;;
+    running) cmd_running "$@" ;;
+    *) printf 'unknown command: %s\n\n' "$cmd" >&2; usage 2 ;;
+  esac
+}
+
+main "$@"
