@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# `npm start`: install if needed, bring up Kafka/ClickHouse/Redis, build, then run every service
+# that has a services/<name>/dist/main.js, each in the background with its output prefixed by
+# its name. Ctrl-C (SIGINT) or SIGTERM stops the services, then the servers this run started.
+# If one service exits, the others are stopped too and its exit code is returned.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/lib.sh
+
+ensure_node_modules
+already_running=$(services running)
+services up
+export_service_env
+echo "tsc -b"
+npx tsc -b
+
+declare -A PIDS=()   # name -> pid
+stopping=0
+sleeper=''
+
+stop_all() {
+  local rc=${1:-0} name pid
+  ((stopping)) && return
+  stopping=1
+  trap '' INT TERM
+  if [[ -n $sleeper ]]; then kill "$sleeper" 2>/dev/null || true; fi
+  for name in "${!PIDS[@]}"; do
+    kill -TERM "${PIDS[$name]}" 2>/dev/null || true
+  done
+  for name in "${!PIDS[@]}"; do
+    pid=${PIDS[$name]}
+    # Give each service SHUTDOWN_TIMEOUT_MS (default 10 s) + 5 s, then kill it.
+    local deadline=$((SECONDS + ${SHUTDOWN_TIMEOUT_MS:-10000} / 1000 + 5))
+    while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.1; done
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "[$name] did not stop; killing pid $pid"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    echo "[$name] stopped"
+  done
+  # Stop only the servers this run started; ones that were already up stay up.
+  stop_started "$already_running"
+  if [[ -n $already_running ]]; then echo "left running (started before npm start): $(echo "$already_running" | tr '\n' ' ')"; fi
+  exit "$rc"
+}
+trap 'echo; echo "stopping..."; stop_all 0' INT TERM
+
+for main in services/*/dist/main.js; do
+  [[ -f $main ]] || continue
+  name=$(basename "$(dirname "$(dirname "$main")")")
+  # setsid: Ctrl-C in the terminal reaches only this script, which sends each service one
+  # SIGTERM (the runtime's shutdown treats a second signal as "exit now"). Output goes through
+  # sed (line-buffered, ignoring SIGINT so late shutdown logs still show) for the prefix; $! is
+  # the node pid (setsid execs without forking: a background job is no group leader).
+  setsid node --enable-source-maps "$main" > >(trap '' INT; exec sed -u "s/^/[$name] /") 2>&1 &
+  PIDS[$name]=$!
+  echo "[$name] started (pid ${PIDS[$name]})"
+done
+
+echo
+echo "servers:"
+services env | sed 's/^/  /'
+if ((${#PIDS[@]} == 0)); then
+  echo "no services built yet (no services/*/dist/main.js); the servers stay up until Ctrl-C"
+else
+  echo "endpoints:"
+  [[ -n ${PIDS[api]:-} ]] && echo "  API      http://127.0.0.1:${API_PORT:-8081}  (v2: /api/v2, v3: /api/v3, /metrics, /healthcheck)"
+  for name in "${!PIDS[@]}"; do echo "  $name  pid ${PIDS[$name]}"; done
+fi
+echo "Ctrl-C to stop."
+
+if ((${#PIDS[@]} == 0)); then
+  # Nothing to supervise: sleep until a signal arrives (wait returns early on a trapped signal).
+  while true; do
+    sleep 3600 &
+    sleeper=$!
+    wait "$sleeper" || true
+  done
+fi
+
+# Supervise: when any service exits, report it and stop the rest.
+while true; do
+  for name in "${!PIDS[@]}"; do
+    if ! kill -0 "${PIDS[$name]}" 2>/dev/null; then
+      rc=0
+      wait "${PIDS[$name]}" || rc=$?
+      echo "[$name] exited with code $rc; stopping the others"
+      unset "PIDS[$name]"
+      stop_all "$((rc == 0 ? 1 : rc))"
+    fi
+  done
+  sleep 1 &
+  sleeper=$!
+  wait "$sleeper" || true
+done

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# `npm test`: install if needed, bring up Kafka/ClickHouse/Redis, build, run every vitest project.
+# Arguments go to vitest (`npm test -- --project unit`). With CI=true the servers this run started
+# are stopped again at the end; otherwise they stay up so the next run starts fast.
+# The exit code is vitest's (or the failing step's).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/lib.sh
+
+ensure_node_modules
+
+already_running=$(services running)
+if [[ ${CI:-} == true ]]; then trap 'stop_started "$already_running"' EXIT; fi
+
+services up
+export_service_env
+
+echo "tsc -b"
+npx tsc -b
+echo "tsc -p test (type-check the integration tests)"
+npx tsc -p test
+rc=0
+npx vitest run "$@" || rc=$?
+exit "$rc"
