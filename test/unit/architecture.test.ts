@@ -19,16 +19,18 @@ function sourceFiles(dir: string): string[] {
   return out;
 }
 
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function workspaces(): Workspace[] {
   const out: Workspace[] = [];
   for (const kind of ['packages', 'services'] as const) {
-    let names: string[] = [];
-    try {
-      names = readdirSync(join(ROOT, kind));
-    } catch {
-      continue;
-    }
-    for (const n of names) {
+    for (const n of listDir(join(ROOT, kind))) {
       const dir = join(ROOT, kind, n);
       let pkg: { name: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
       try {
