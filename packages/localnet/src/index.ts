@@ -1,0 +1,11 @@
+export { createChain, type Chain, type ChainOptions, type AccountState, type SubmittedMessage, DEFAULT_ROUND_MS, DEFAULT_SHARDS, DEFAULT_HISTORY_ROUNDS, DEFAULT_STATE_HISTORY_ROUNDS } from './chain.js';
+export { restoreChain } from './restore.js';
+export { SNAPSHOT_FORMAT } from './snapshot.js';
+export type { RoundResult } from './round.js';
+export type { BlockLookup } from './history.js';
+export { type GetMethodOutput, methodId, stackFromBoc, stackToBoc } from './get-method.js';
+export { basechainShards, shardOfAccount, LT_ALIGN, ROOT_SHARD, MASTERCHAIN } from './shards.js';
+export { LocalnetError } from './errors.js';
+export type { BlockIdExt, BlockRef, BlockHeader, StoredBlock, TxRecord, LocalnetLogger } from './types.js';
+export { createTraffic, type Traffic, type TrafficOptions, type TrafficWallet, type ActionKind, ACTION_KINDS, DEFAULT_MIX } from './traffic/traffic.js';
+export { WALLET_KINDS, type WalletKind } from './traffic/wallets.js';

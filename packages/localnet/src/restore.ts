@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { Cell as CoreCell } from '@ton/core';
+import { Blockchain, snapshotFromSerializable } from '@ton/sandbox';
+import type { ChainTip } from './block-producer.js';
+import { type Chain, chainApi } from './chain.js';
+import { newCore } from './core.js';
+import { LocalnetError } from './errors.js';
+import type { QueuedMessage } from './execution.js';
+import { enqueue } from './round.js';
+import { basechainShards } from './shards.js';
+import { SNAPSHOT_FORMAT, type SnapshotFile, storedBlock } from './snapshot.js';
+import { type LocalnetLogger, silentLogger, type StoredBlock } from './types.js';
+
+/** Continues a chain from a snapshot: the next round has the next seqnos and links to the saved blocks. */
+export async function restoreChain(path: string, options: { logger?: LocalnetLogger } = {}): Promise<Chain> {
+  let file: SnapshotFile;
+  try {
+    file = JSON.parse(await readFile(path, 'utf8')) as SnapshotFile;
+  } catch (err) {
+    throw new LocalnetError('bad_request', `cannot read snapshot ${path}`, { cause: err });
+  }
+  if (file.format !== SNAPSHOT_FORMAT) throw new LocalnetError('bad_request', `snapshot ${path} has format ${String(file.format)}, expected ${SNAPSHOT_FORMAT}`);
+  if (file.rounds.length === 0) throw new LocalnetError('bad_request', `snapshot ${path} holds no blocks`);
+  const sandbox = snapshotFromSerializable(file.sandbox);
+  const bc = await Blockchain.create({ config: CoreCell.fromBase64(sandbox.networkConfig) });
+  await bc.loadFrom(sandbox);
+
+  const rounds = file.rounds.map((r) => {
+    const mc = storedBlock(Buffer.from(r.mc, 'base64'), undefined);
+    return { mc, shards: r.shards.map((s) => storedBlock(Buffer.from(s, 'base64'), mc.id.seqno)) };
+  });
+  const last = rounds[rounds.length - 1];
+  const tip = (b: StoredBlock): ChainTip => ({ id: b.id, endLt: b.endLt, stateHash: b.stateHash.new });
+  const core = newCore({
+    settings: file.settings,
+    bc,
+    logger: options.logger ?? silentLogger,
+    shards: basechainShards(file.settings.shards),
+    mcTip: tip(last.mc),
+    shardTips: new Map(last.shards.map((b) => [b.id.shard, tip(b)])),
+    keyBlock: file.keyBlock && { ...file.keyBlock, shard: BigInt(file.keyBlock.shard) },
+  });
+  for (const r of rounds) core.history.add(r);
+  // Account states of rounds before the restore are not saved: only the current state is known.
+  core.stateFloor = last.mc.id.seqno;
+  for (const m of file.messages) {
+    const msg: QueuedMessage = { ...m, boc: Buffer.from(m.boc, 'base64'), createdLt: BigInt(m.createdLt) };
+    enqueue(core, m.kind === 'internal' ? core.queues : core.externals, msg);
+  }
+  return chainApi(core);
+}
+
