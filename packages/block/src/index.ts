@@ -29,3 +29,4 @@ export { buildMsgEnvelope, importExt, importImm, importFin, exportExt, exportNew
 export { deriveMsgDescr, inShard, type MsgRoutingOptions } from './build/msg-routing.js';
 export { summarizeTransactions, type TxSummary, type MsgSummary } from './build/tx-summary.js';
 export { storeShardAccountBlocks } from './build/account-blocks.js';
+export { accountStateRecord, type AccountStateContext } from './normalize/account-state.js';

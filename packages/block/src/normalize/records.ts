@@ -182,3 +182,21 @@ export type BlockRecords = {
   /** Masterchain blocks only: the shard tops in ShardHashes. */
   shards: ShardBlockRecord[];
 };
+
+/** An account's state after a block (toncenter `AccountStateFull` names). */
+export type AccountStateRecord = {
+  account: string;
+  account_state_hash: string;
+  balance: string;
+  extra_currencies: Record<string, string>;
+  status: 'uninit' | 'frozen' | 'active' | 'nonexist';
+  frozen_hash: string | null;
+  code_hash: string | null;
+  data_hash: string | null;
+  code_boc: string | null;
+  data_boc: string | null;
+  last_trans_lt: string;
+  last_trans_hash: string;
+  mc_block_seqno: number | null;
+  gen_utime: number;
+};
