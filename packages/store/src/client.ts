@@ -1,0 +1,74 @@
+import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { toStoreError } from './errors.js';
+import { ident } from './sql.js';
+
+export type StoreOptions = {
+  /** ClickHouse HTTP endpoint, e.g. http://127.0.0.1:8123. */
+  url: string;
+  /** Database holding tonstream's tables; created by `migrate`. */
+  database: string;
+  username?: string;
+  password?: string;
+  /** Per-request timeout; queries also carry max_execution_time so the server stops too. Default 30 s. */
+  requestTimeoutMs?: number;
+};
+
+export type Store = {
+  readonly client: ClickHouseClient;
+  readonly database: string;
+  /** One statement, no result. */
+  command(sql: string): Promise<void>;
+  /** Rows of a SELECT as objects (JSONEachRow). */
+  query<T>(sql: string): Promise<T[]>;
+  insert(table: string, rows: object[]): Promise<void>;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export function createStore(options: StoreOptions): Store {
+  const database = ident(options.database);
+  const timeout = options.requestTimeoutMs ?? 30_000;
+  const client = createClient({
+    url: options.url,
+    username: options.username,
+    password: options.password ?? '',
+    request_timeout: timeout,
+    // Errors are translated into StoreError and surfaced by the caller; the client's own logging would duplicate them.
+    log: { level: ClickHouseLogLevel.OFF },
+    // Only settings 18.16 knows; anything newer makes every request fail with "Unknown setting".
+    clickhouse_settings: { max_execution_time: Math.ceil(timeout / 1000) },
+  });
+  return {
+    client,
+    database,
+    async command(sql) {
+      try {
+        await client.command({ query: sql });
+      } catch (err) {
+        throw toStoreError(err, 'command failed');
+      }
+    },
+    async query<T>(sql: string) {
+      try {
+        // wait_end_of_query: an error mid-stream comes back as an error, not as broken JSON.
+        const rs = await client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: { wait_end_of_query: 1 } });
+        return (await rs.json()) as T[];
+      } catch (err) {
+        throw toStoreError(err, 'query failed');
+      }
+    },
+    async insert(table, rows) {
+      if (rows.length === 0) return;
+      try {
+        await client.insert({ table: `${database}.${ident(table)}`, values: rows, format: 'JSONEachRow' });
+      } catch (err) {
+        throw toStoreError(err, `insert into ${table} failed`);
+      }
+    },
+    async ping() {
+      const r = await client.ping();
+      return r.success;
+    },
+    close: () => client.close(),
+  };
+}

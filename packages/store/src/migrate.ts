@@ -1,0 +1,29 @@
+import type { Store } from './client.js';
+import { MIGRATIONS, type Migration } from './schema.js';
+import { str, uint } from './sql.js';
+
+export type MigrateResult = { applied: number[]; current: number };
+
+/**
+ * Brings the database to the newest schema version: creates the database and the
+ * `schema_migrations` ledger, then applies every migration newer than the recorded version, in
+ * order. Safe to run from several processes at once (every statement is idempotent).
+ */
+export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS): Promise<MigrateResult> {
+  const db = store.database;
+  await store.command(`CREATE DATABASE IF NOT EXISTS ${db}`);
+  await store.command(
+    `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (version UInt32, name String, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`,
+  );
+  const rows = await store.query<{ v: string }>(`SELECT max(version) AS v FROM ${db}.schema_migrations`);
+  let current = Number(rows[0]?.v ?? 0);
+  const applied: number[] = [];
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current) continue;
+    for (const statement of m.statements(db)) await store.command(statement);
+    await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
+    applied.push(m.version);
+    current = m.version;
+  }
+  return { applied, current };
+}
