@@ -73,7 +73,12 @@ export function createHistory(maxRounds: number): History {
       if ('seqno' in by) return byKey.get(blockKey({ workchain, shard, seqno: by.seqno }));
       // The first block whose end lies past the lt (it contains the lt, or is the next one after it);
       // by time, the last block generated at or before it.
-      if ('lt' in by) return chain[firstIndex(chain, (b) => b.endLt > by.lt)];
+      if ('lt' in by) {
+        const i = firstIndex(chain, (b) => b.endLt > by.lt);
+        // Before the oldest kept block the answer was evicted (unless that block is the first ever).
+        if (i === 0 && chain[0].startLt > by.lt && chain[0].id.seqno > 1) return undefined;
+        return chain[i];
+      }
       const after = firstIndex(chain, (b) => b.genUtime > by.utime);
       return after === 0 ? undefined : chain[after - 1];
     },
