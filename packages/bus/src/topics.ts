@@ -1,0 +1,44 @@
+/** Largest Kafka message the bus produces or accepts: mainnet blocks reach several MB. */
+export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The pipeline's topics. `prefix` isolates deployments and test runs sharing one cluster.
+ * - blocks: raw block BoCs with the touched accounts' states (fetcher -> decoder), key = block id
+ * - transactions / messages / account_states: decoded records (decoder -> writer), key = account or hash
+ * - block_meta: one record per decoded block, published after its transactions and messages
+ * - checkpoints: compacted; the fetcher's last fully published masterchain seqno
+ */
+export type Topics = {
+  blocks: string;
+  transactions: string;
+  messages: string;
+  accountStates: string;
+  blockMeta: string;
+  checkpoints: string;
+};
+
+export function topicNames(prefix = ''): Topics {
+  return {
+    blocks: `${prefix}ton.blocks`,
+    transactions: `${prefix}ton.transactions`,
+    messages: `${prefix}ton.messages`,
+    accountStates: `${prefix}ton.account_states`,
+    blockMeta: `${prefix}ton.block_meta`,
+    checkpoints: `${prefix}ton.checkpoints`,
+  };
+}
+
+export type TopicSpec = { topic: string; numPartitions: number; configEntries: { name: string; value: string }[] };
+
+/** Partition counts bound consumer parallelism; records are keyed so any count works. */
+export function topicSpecs(topics: Topics, partitions = 4): TopicSpec[] {
+  const big = [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }];
+  return [
+    { topic: topics.blocks, numPartitions: partitions, configEntries: big },
+    { topic: topics.transactions, numPartitions: partitions, configEntries: big },
+    { topic: topics.messages, numPartitions: partitions, configEntries: big },
+    { topic: topics.accountStates, numPartitions: partitions, configEntries: big },
+    { topic: topics.blockMeta, numPartitions: 1, configEntries: big },
+    { topic: topics.checkpoints, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] },
+  ];
+}
