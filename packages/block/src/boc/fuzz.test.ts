@@ -1,23 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { decodeBlock } from '../normalize/normalize-block.js';
 import { fixtureBlocks } from '../test-support/fixtures.js';
+import { rng } from '../test-support/random.js';
 import { crc32c } from './crc32c.js';
 import { BocError, TlbError } from './errors.js';
 
 /** Iterations of the seeded mutation fuzzer; FUZZ_ITERATIONS / FUZZ_SEED override. */
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 10_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 0x7015);
-
-function mulberry32(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Small and mid-sized blocks keep 10k iterations quick; every format is represented.
 const corpus = fixtureBlocks().filter((b) => b.bytes.length < 110_000);
@@ -73,7 +63,7 @@ function withCrc(b: Uint8Array): Uint8Array {
 
 describe(`decode fuzzer (seed ${SEED}, ${ITERATIONS} iterations)`, () => {
   it('only ever succeeds or throws BocError/TlbError', () => {
-    const rnd = mulberry32(SEED);
+    const rnd = rng(SEED);
     const outcomes = { ok: 0, boc: 0, tlb: 0 };
     for (let i = 0; i < ITERATIONS; i++) {
       const input = mutate(corpus[i % corpus.length].bytes, rnd);
