@@ -174,6 +174,13 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(txs.some((t) => t.out_msgs.some((m) => m.opcode === '0x00000000'))).toBe(true);
     const deployed = new Set(traffic.wallets().filter((w) => w.deployed).map((w) => w.kind));
     expect(deployed).toEqual(new Set(['v3r2', 'v4r2', 'v5r1', 'highload-v3']));
+    // Every wallet kind, the multisig and the vesting wallet send messages from signed externals.
+    const sends = (address: string) => txs.some((t) => t.account.toLowerCase() === address && t.in_msg?.source === null && t.out_msgs.length > 0);
+    for (const kind of ['v3r2', 'v4r2', 'v5r1', 'highload-v3']) {
+      expect(traffic.wallets().some((w) => w.kind === kind && sends(w.address.toRawString())), kind).toBe(true);
+    }
+    expect(sends(traffic.multisig.address.toRawString())).toBe(true);
+    expect(sends(traffic.vesting.address.toRawString())).toBe(true);
     expect(traffic.stats().rejected).toBe(0);
   });
 

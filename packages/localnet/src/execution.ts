@@ -43,7 +43,7 @@ export type BlockExecution = {
   /** One past the last lt used (the block's end_lt), at least startLt + 1. */
   endLt: bigint;
   /** Messages that produced no transaction (externals not accepted, emulation errors). */
-  rejected: { hash: string; kind: QueuedMessage['kind']; error: string }[];
+  rejected: { hash: string; kind: QueuedMessage['kind']; error: string; exitCode?: number }[];
 };
 
 /**
@@ -69,7 +69,7 @@ export async function executeBlock(
     try {
       res = item.type === 'message' ? await emu.runMessage(addr, item.msg.boc, p) : await emu.runTickTock(addr, item.type, p);
     } catch (err) {
-      res = { ok: false as const, error: err instanceof Error ? err.message : String(err) };
+      res = { ok: false as const, error: err instanceof Error ? err.message : String(err), exitCode: undefined };
     }
     if (!res.ok) {
       if (item.type !== 'message') {
@@ -77,7 +77,7 @@ export async function executeBlock(
         continue;
       }
       if (item.msg.kind === 'internal') d.logger.warn('internal message produced no transaction; dropped', { msg_hash: item.msg.hash, error: res.error });
-      rejected.push({ hash: item.msg.hash, kind: item.msg.kind, error: res.error });
+      rejected.push({ hash: item.msg.hash, kind: item.msg.kind, error: res.error, ...(res.exitCode === undefined ? {} : { exitCode: res.exitCode }) });
       continue;
     }
     const tx = readTransaction(res.txBoc, workchain, res.shardAccount, res.before);

@@ -9,6 +9,7 @@ import { createStateHistory } from './state-history.js';
 import { HIGHLOAD_V3_CODE_HEX } from './traffic/highload-v3.js';
 import { keyPairFromLabel, signBytes } from './traffic/keys.js';
 import { createRandom } from './traffic/random.js';
+import { VESTING_V1_CODE_HEX } from './traffic/vesting.js';
 import type { StoredBlock } from './types.js';
 
 describe('shards', () => {
@@ -95,6 +96,13 @@ describe('traffic building blocks', () => {
     const tonweb = require('tonweb/src/contract/highloadWallet/HighloadWalletContractV3.js') as { HighloadWalletContractV3: { codeHex: string } };
     expect(HIGHLOAD_V3_CODE_HEX).toBe(tonweb.HighloadWalletContractV3.codeHex);
     expect(CoreCell.fromBoc(Buffer.from(HIGHLOAD_V3_CODE_HEX, 'hex'))[0].hash().toString('base64')).toBe('EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=');
+  });
+
+  it('the vesting wallet code is tonweb 0.0.66 VestingWalletV1.codeHex, hash tItTGr7D...', () => {
+    const require = createRequire(import.meta.url);
+    const tonweb = require('tonweb/src/contract/lockup/VestingWalletV1.js') as { VestingWalletV1: { codeHex: string } };
+    expect(VESTING_V1_CODE_HEX).toBe(tonweb.VestingWalletV1.codeHex);
+    expect(CoreCell.fromBoc(Buffer.from(VESTING_V1_CODE_HEX, 'hex'))[0].hash().toString('base64')).toBe('tItTGr7DtxRjgpH3137W3J9qJynvyiBHcTc3TUrotZA=');
   });
 
   it('keyPairFromLabel() is deterministic and its signatures verify', () => {

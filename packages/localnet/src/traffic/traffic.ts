@@ -3,7 +3,9 @@ import type { Chain } from '../chain.js';
 import type { RoundResult } from '../round.js';
 import { type LocalnetLogger, silentLogger } from '../types.js';
 import { createJetton, createNftSet, JETTON_GAS, jettonBurnBody, jettonMintBody, jettonTransferBody, NFT_GAS, nftMintBody, nftTransferBody, type Jetton, type NftSet } from './assets.js';
+import { createMultisig, type Multisig } from './multisig.js';
 import { createRandom } from './random.js';
+import { createVesting, type Vesting } from './vesting.js';
 import { createWallet, MAX_MESSAGES, WALLET_KINDS, type Wallet, type WalletKind } from './wallets.js';
 
 /** TON each genesis wallet starts with (credited outside any transaction, like a zerostate). */
@@ -21,7 +23,7 @@ const FUNDING_DELAY_ROUNDS = 2;
  */
 const ASSET_DELAY_ROUNDS = 4;
 
-export const ACTION_KINDS = ['transfer', 'fund_new', 'bounce', 'jetton_mint', 'jetton_transfer', 'jetton_burn', 'jetton_bad_transfer', 'nft_mint', 'nft_transfer', 'bad_op'] as const;
+export const ACTION_KINDS = ['transfer', 'fund_new', 'bounce', 'jetton_mint', 'jetton_transfer', 'jetton_burn', 'jetton_bad_transfer', 'nft_mint', 'nft_transfer', 'bad_op', 'multisig_order', 'vesting_withdraw'] as const;
 export type ActionKind = (typeof ACTION_KINDS)[number];
 
 /** Default mix: mostly TON and Jetton transfers, some of every kind of failure. */
@@ -36,7 +38,11 @@ export const DEFAULT_MIX: Record<ActionKind, number> = {
   nft_mint: 8,
   nft_transfer: 10,
   bad_op: 2,
+  multisig_order: 3,
+  vesting_withdraw: 3,
 };
+/** The vesting schedule: 1000 TON over 20 years from Nov 2023, unlocked daily; fixed so the address is too. */
+const VESTING = { startTime: 1_700_000_000, totalDuration: 20 * 365 * 86_400, unlockPeriod: 86_400, cliffDuration: 0, totalAmount: toNano(1000) };
 
 export type TrafficOptions = {
   /** Seeds keys, choices and amounts: the same seed on the same chain gives the same traffic. */
@@ -62,6 +68,8 @@ export type Traffic = {
   wallets(): TrafficWallet[];
   readonly jetton: Jetton;
   readonly nft: NftSet;
+  readonly multisig: Multisig;
+  readonly vesting: Vesting;
   /** Actions planned so far, by kind, and externals the chain rejected. */
   stats(): { actions: Record<ActionKind, number>; externals: number; rejected: number };
   /** Stops listening to the chain's rounds. */
@@ -107,6 +115,17 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
   let nextItem = 0;
   let minterState: 'absent' | 'deploying' | 'active' = 'absent';
   let collectionState: 'absent' | 'deploying' | 'active' = 'absent';
+  const multisig = createMultisig(`${options.seed}:multisig`);
+  // Not a highload v3 wallet: it refuses to send messages with a StateInit (exit code 37).
+  const multisigDeployer = wallets[0];
+  /** First round whose externals the multisig can take (after its deploy message arrived); Infinity until deployed. */
+  let multisigFrom = Infinity;
+  let multisigOrders = 0;
+  const multisigInFlight = new Set<string>();
+  const vesting = createVesting(`${options.seed}:vesting`, { ...VESTING, sender: multisigDeployer.w.address, owner: wallets[4 % count].w.address });
+  let vestingFrom = Infinity;
+  let vestingSeqno = 0;
+  const vestingInFlight = new Set<string>();
   const actions = Object.fromEntries(ACTION_KINDS.map((k) => [k, 0])) as Record<ActionKind, number>;
   let externals = 0;
   let rejected = 0;
@@ -127,6 +146,12 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
       const top = (await chain.runGetMethod(jw, 'get_wallet_data')).stack[0];
       if (top?.type === 'int') jettonBalance.set(ws, top.value);
     }
+  }
+  if (await active(multisig.address)) multisigFrom = 0;
+  if (await active(vesting.address)) {
+    vestingFrom = 0;
+    const top = (await chain.runGetMethod(vesting.address, 'seqno')).stack[0];
+    vestingSeqno = top?.type === 'int' ? Number(top.value) : 0;
   }
   if (await active(nft.collection)) {
     collectionState = 'active';
@@ -164,6 +189,14 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
       }
       ws.inFlight.clear();
     }
+    for (const hash of multisigInFlight) if (failed.has(hash)) rejected++;
+    multisigInFlight.clear();
+    for (const hash of vestingInFlight) {
+      if (!failed.has(hash)) continue;
+      rejected++;
+      vestingSeqno--; // the seqno was not used
+    }
+    vestingInFlight.clear();
   });
 
   const submitRound = async (): Promise<number> => {
@@ -214,6 +247,17 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
       items.push({ index: nextItem++, owner: nftAdmin, readyAt: round + ASSET_DELAY_ROUNDS });
       collectionState = 'deploying';
     }
+
+    if (multisigFrom === Infinity && ready(multisigDeployer)) {
+      add(multisigDeployer, internal({ to: multisig.address, value: toNano(50), bounce: false, init: multisig.init }));
+      multisigFrom = round + 2;
+    }
+    if (vestingFrom === Infinity && ready(multisigDeployer)) {
+      add(multisigDeployer, internal({ to: vesting.address, value: VESTING.totalAmount, bounce: false, init: vesting.init }));
+      vestingFrom = round + 2;
+    }
+    const externalsBefore: Uint8Array[] = [];
+    const vestingExternals: Uint8Array[] = [];
 
     const act = (kind: ActionKind): boolean => {
       switch (kind) {
@@ -303,6 +347,22 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
           add(from, internal({ to: jetton.minter, value: toNano('0.05'), bounce: true, body: beginCell().storeUint(0xdeadbeef, 32).storeUint(nextQuery(), 64).endCell() }));
           return true;
         }
+        case 'multisig_order': {
+          // One order per round, signed by two of three owners: it executes at once.
+          const to = rnd.pick(wallets.filter((ws) => ws.funded));
+          if (multisigFrom > round || externalsBefore.length > 0 || !to) return false;
+          const messages = [internal({ to: to.w.address, value: toNano(1 + rnd.int(100)) / 100n, bounce: false, body: `multisig order ${multisigOrders}` })];
+          externalsBefore.push(multisig.order({ now, n: multisigOrders++, messages }));
+          return true;
+        }
+        case 'vesting_withdraw': {
+          // One withdrawal per round from the vested part, signed by the vesting wallet's key.
+          const to = rnd.pick(wallets.filter((ws) => ws.funded));
+          if (vestingFrom > round || vestingExternals.length > 0 || !to) return false;
+          const message = internal({ to: to.w.address, value: toNano(10 + rnd.int(90)) / 100n, bounce: false, body: 'vested' });
+          vestingExternals.push(vesting.external({ seqno: vestingSeqno++, now, message }));
+          return true;
+        }
       }
     };
     for (let i = 0; i < rate; i++) {
@@ -312,6 +372,14 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
     }
 
     let submitted = 0;
+    for (const boc of externalsBefore) {
+      multisigInFlight.add(chain.submitExternal(boc).hash);
+      submitted++;
+    }
+    for (const boc of vestingExternals) {
+      vestingInFlight.add(chain.submitExternal(boc).hash);
+      submitted++;
+    }
     for (const [ws, msgs] of plan) {
       const batches = ws.w.kind === 'highload-v3' ? msgs.map((m) => [m]) : [msgs];
       for (const batch of batches) {
@@ -336,6 +404,8 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
     wallets: () => wallets.map((ws) => ({ kind: ws.w.kind, address: ws.w.address, deployed: ws.deployed, reserve: ws.reserve })),
     jetton,
     nft,
+    multisig,
+    vesting,
     stats: () => ({ actions: { ...actions }, externals, rejected }),
     stop: unsubscribe,
   };
