@@ -212,4 +212,31 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(chain.shardsAt(r.mc.id.seqno)).toEqual(r.shards);
     expect(chain.getBlock({ ...shard.id, rootHash: '00'.repeat(32) })).toBeUndefined();
   });
+
+  it('zerostate() is what the first masterchain block links to', () => {
+    const first = chain.lookupBlock(MASTERCHAIN, ROOT_SHARD, { seqno: 1 })!;
+    expect(first.prevRefs[0]).toEqual(chain.zerostate());
+    expect(first.keyBlock).toBe(true);
+    expect(chain.config().keyBlock).toEqual(first.id);
+  });
+
+  it('queries while a round executes see the state of the last finished round', async () => {
+    const addrs = traffic.wallets().map((w) => w.address);
+    const hex = (xs: { shardAccountBoc: Uint8Array }[]) => xs.map((x) => Buffer.from(x.shardAccountBoc).toString('hex'));
+    const before = hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))));
+    const head = chain.head();
+    let done = false;
+    let checks = 0;
+    const step = traffic.step().then((r) => ((done = true), r));
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (done || chain.head().seqno !== head.seqno) break;
+      expect(hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))))).toEqual(before);
+      checks++;
+    }
+    const r = await step;
+    expect(checks).toBeGreaterThan(0);
+    expect(r.mc.id.seqno).toBe(head.seqno + 1);
+    expect(hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))))).not.toEqual(before);
+  });
 });

@@ -62,6 +62,8 @@ export type Chain = {
   readonly sandbox: Blockchain;
   /** The last masterchain block. */
   head(): BlockIdExt;
+  /** The (made-up) masterchain zerostate the first block links to: liteServer.masterchainInfo's `init`. */
+  zerostate(): BlockIdExt;
   /** A kept block, or undefined (also when `rootHash` is given and differs). */
   getBlock(ref: BlockRef): StoredBlock | undefined;
   /** By seqno, by an lt (the block containing it, or the next), or by time (the last block at or before it). */
@@ -152,6 +154,7 @@ export function chainApi(core: ChainCore): Chain {
     roundMs: core.settings.roundMs,
     sandbox: core.bc,
     head,
+    zerostate: () => zerostateTip(core.settings.seed, MASTERCHAIN, ROOT_SHARD).id,
     getBlock: (ref) => core.history.get(ref),
     lookupBlock: (workchain, shard, by) => core.history.lookup(workchain, shard, by),
     shardsAt: (mcSeqno) => core.history.round(mcSeqno)?.shards,

@@ -3,6 +3,13 @@ import { type Cell, cellFromTable, loadTransaction, parseBoc, partBoc, Slice } f
 import { coreAddress, type Emulator } from './emulator.js';
 import type { LocalnetLogger } from './types.js';
 
+/**
+ * Transactions between two yields to the event loop (also at the start of each block): a round at a
+ * high rate takes most of a second, and a liteserver sharing the process should keep answering
+ * meanwhile (queries see the state as of the last finished round; see StateHistory).
+ */
+const YIELD_EVERY_TXS = 32;
+
 /** A message waiting in a shard's queue: delivered in the next round, in the destination's block. */
 export type QueuedMessage = {
   /** Hash of the Message cell. */
@@ -59,7 +66,9 @@ export async function executeBlock(
   let cur = d.startLt;
   const txs: ExecutedTx[] = [];
   const rejected: BlockExecution['rejected'] = [];
-  for (const item of d.items) {
+  for (let n = 0; n < d.items.length; n++) {
+    const item = d.items[n];
+    if (n % YIELD_EVERY_TXS === 0) await new Promise((resolve) => setImmediate(resolve));
     const workchain = item.type === 'message' ? item.msg.destWorkchain : item.workchain;
     const addressHash = item.type === 'message' ? item.msg.destHash : item.addressHash;
     const addr = coreAddress(workchain, addressHash);

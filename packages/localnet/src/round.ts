@@ -118,6 +118,7 @@ export async function produceRound(core: ChainCore): Promise<RoundResult> {
     inFlight: created.length,
     timing,
   };
+  core.logger.debug('round produced', { mc_seqno: mcSeqno, transactions: result.transactions, rejected: rejected.length, in_flight: created.length, execute_ms: Math.round(timing.executeMs), build_ms: Math.round(timing.buildMs) });
   for (const listener of core.listeners) {
     try {
       listener(result);
