@@ -1,7 +1,11 @@
 import { Cell as CoreCell, loadTransaction as coreLoadTransaction } from '@ton/core';
 import { type BlockRecords, decodeBlock } from '@tonstream/block';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Chain, createChain } from './chain.js';
+import { restoreChain } from './restore.js';
 import type { RoundResult } from './round.js';
 import { LT_ALIGN, MASTERCHAIN, ROOT_SHARD } from './shards.js';
 import { b64, blocksOf, readBlock } from './test-support.js';
@@ -238,5 +242,21 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(checks).toBeGreaterThan(0);
     expect(r.mc.id.seqno).toBe(head.seqno + 1);
     expect(hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))))).not.toEqual(before);
+  });
+
+  it('after snapshot() and restoreChain(), a new traffic generator with the same seed picks up without rejected externals', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'localnet-'));
+    try {
+      await chain.snapshot(join(dir, 'chain.json'));
+      const restored = await restoreChain(join(dir, 'chain.json'));
+      const again = await createTraffic(restored, { seed: 'unit-traffic', ratePerRound: 12 });
+      let txs = 0;
+      for (let i = 0; i < 3; i++) txs += (await again.step()).transactions;
+      expect(txs).toBeGreaterThan(3 * 12);
+      expect(again.stats().rejected).toBe(0);
+      expect(again.stats().actions.jetton_transfer + again.stats().actions.transfer).toBeGreaterThan(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
