@@ -1,0 +1,202 @@
+import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import type { HealthStatus, Logger } from '@tonstream/runtime';
+import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
+import { decodeMessage, type DecodedBlock, type DecodeErrorKind, type OutRecord } from './decode-message.js';
+import type { DecoderMetrics } from './metrics.js';
+
+/** Consumer group of every decoder instance: partitions of the raw block topic are shared among them. */
+export const DECODER_GROUP_ID = 'tonstream-decoder';
+/** A produce request carries at most this many blocks' records... */
+const CHUNK_MAX_BLOCKS = 32;
+/** ...or about this much JSON (before gzip), so one request stays far below the broker's limits. */
+const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
+/** How often consumer lag is read from the broker. */
+const LAG_POLL_MS = 5_000;
+
+/** Raw block messages that cannot be decoded go here, with the error in headers. */
+export function deadLetterTopic(topics: Topics): string {
+  return `${topics.blocks}.dlq`;
+}
+
+export type DecoderDeps = {
+  kafka: Kafka;
+  topics: Topics;
+  logger: Logger;
+  metrics: DecoderMetrics;
+  /** Consumer group. Default `tonstream-decoder` (main.ts prefixes it with the topic prefix). */
+  groupId?: string;
+  /** Raw block partitions decoded at the same time. Default 2. */
+  concurrency?: number;
+};
+
+export type Decoder = {
+  /** Ensures the topics, connects and starts consuming; resolves once the consumer runs. */
+  start(): Promise<void>;
+  /** Finishes the chunk in flight (publish + commit), then disconnects. */
+  stop(): Promise<void>;
+  health(): HealthStatus;
+  readonly deadLetterTopic: string;
+};
+
+type DeadLetter = { message: KafkaMessage; kind: DecodeErrorKind; error: Error; key: string | null };
+type Chunk = { decoded: DecodedBlock[]; dead: DeadLetter[]; lastOffset: string; bytes: number };
+
+/**
+ * The decoder: consumes raw blocks, publishes transactions, messages and account states, then each
+ * block's meta once those are acked, then commits the raw block's offset. A crash between publish
+ * and commit replays the block; downstream rows are keyed by natural ids, so replays are harmless.
+ */
+export function createDecoder(deps: DecoderDeps): Decoder {
+  const { kafka, topics, logger, metrics } = deps;
+  const groupId = deps.groupId ?? DECODER_GROUP_ID;
+  const dlq = deadLetterTopic(topics);
+  const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  // Idempotent: a retried produce request cannot duplicate records (one request in flight keeps order).
+  // Retries are unbounded (kafkajs warns that bounded retries break idempotence): while the broker is
+  // away the decoder waits rather than skipping blocks.
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner,
+    retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: Number.MAX_SAFE_INTEGER },
+  });
+  const admin = kafka.admin();
+  let stopLag: () => void = () => {};
+  let lastMcSeqno = -1;
+  let state: HealthStatus = { status: 'degraded', reasons: ['starting'] };
+
+  consumer.on(consumer.events.GROUP_JOIN, (e) => {
+    state = { status: 'ok', reasons: [] };
+    logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
+  });
+  consumer.on(consumer.events.CRASH, (e) => {
+    state = { status: 'degraded', reasons: [`consumer crashed: ${e.payload.error.message}`] };
+    logger.error('consumer crashed', { err: e.payload.error, restart: e.payload.restart });
+  });
+
+  const send = async (topicMessages: TopicMessages[]) => {
+    if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, compression: CompressionTypes.GZIP, acks: -1 });
+  };
+  const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => (records.length > 0 ? [{ topic, messages: records }] : []);
+
+  /** Records first; block metas (and dead letters) only once every record of the chunk is acked. */
+  async function publish(chunk: Chunk, source: { topic: string; partition: number }) {
+    const started = performance.now();
+    const d = chunk.decoded;
+    await send([
+      ...asTopic(topics.transactions, d.flatMap((b) => b.transactions)),
+      ...asTopic(topics.messages, d.flatMap((b) => b.messages)),
+      ...asTopic(topics.accountStates, d.flatMap((b) => b.accountStates)),
+    ]);
+    const dead = chunk.dead.map((x) => ({
+      key: x.message.key,
+      value: x.message.value,
+      headers: {
+        error_kind: x.kind,
+        error: x.error.message.slice(0, 1000),
+        source_topic: source.topic,
+        source_partition: String(source.partition),
+        source_offset: x.message.offset,
+        ...(x.key === null ? {} : { block_key: x.key }),
+      },
+    }));
+    await send([...asTopic(topics.blockMeta, d.map((b) => b.meta)), ...(dead.length > 0 ? [{ topic: dlq, messages: dead }] : [])]);
+    metrics.produceDuration.observe((performance.now() - started) / 1000);
+    for (const b of d) {
+      metrics.blocks.inc();
+      metrics.transactions.inc(b.transactions.length);
+      if (b.mcSeqno > lastMcSeqno) {
+        lastMcSeqno = b.mcSeqno;
+        metrics.lastMcSeqno.set(b.mcSeqno);
+      }
+    }
+  }
+
+  function decodeInto(chunk: Chunk, message: KafkaMessage, source: { topic: string; partition: number }) {
+    const outcome = decodeMessage(message.value, message.key?.toString() ?? null);
+    chunk.lastOffset = message.offset;
+    if (outcome.ok) {
+      chunk.decoded.push(outcome.decoded);
+      chunk.bytes += outcome.decoded.bytes;
+      metrics.decodeDuration.observe(outcome.decoded.decodeMs / 1000);
+      return;
+    }
+    metrics.errors.inc({ kind: outcome.kind });
+    logger.error('raw block failed to decode, sent to the dead-letter topic', {
+      block_key: outcome.key,
+      kind: outcome.kind,
+      topic: source.topic,
+      partition: source.partition,
+      offset: message.offset,
+      dead_letter_topic: dlq,
+      err: outcome.error,
+    });
+    chunk.dead.push({ message, kind: outcome.kind, error: outcome.error, key: outcome.key });
+  }
+
+  /**
+   * Decodes the next chunk while the previous one is being published (decoding is CPU, publishing
+   * waits on the broker), and commits each chunk's offset only after its publish resolved, in order.
+   */
+  async function eachBatch({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }: EachBatchPayload) {
+    const source = { topic: batch.topic, partition: batch.partition };
+    let inFlight: Promise<Chunk> | undefined;
+    const settle = async () => {
+      if (!inFlight) return;
+      const done = await inFlight;
+      inFlight = undefined;
+      resolveOffset(done.lastOffset);
+      const next = (BigInt(done.lastOffset) + 1n).toString();
+      await commitOffsetsIfNecessary({ topics: [{ topic: source.topic, partitions: [{ partition: source.partition, offset: next }] }] });
+      await heartbeat();
+    };
+    let i = 0;
+    const messages = batch.messages;
+    while (i < messages.length && isRunning() && !isStale()) {
+      const chunk: Chunk = { decoded: [], dead: [], lastOffset: messages[i].offset, bytes: 0 };
+      while (i < messages.length && chunk.decoded.length < CHUNK_MAX_BLOCKS && chunk.bytes < CHUNK_MAX_BYTES) {
+        decodeInto(chunk, messages[i++], source);
+        // Let the previous chunk's compression and socket callbacks run between blocks.
+        await new Promise((r) => setImmediate(r));
+      }
+      await settle();
+      inFlight = publish(chunk, source).then(() => chunk);
+      // Handled by settle(); without this, a failed publish would count as unhandled while we decode.
+      inFlight.catch(() => {});
+    }
+    await settle();
+  }
+
+  return {
+    deadLetterTopic: dlq,
+    async start() {
+      await admin.connect();
+      const specs = topicSpecs(topics);
+      specs.push({ topic: dlq, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
+      const created = await ensureTopics(admin, specs);
+      if (created.length > 0) logger.info('created topics', { topics: created });
+      await producer.connect();
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topics.blocks], fromBeginning: true });
+      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: deps.concurrency ?? 2, eachBatch });
+      stopLag = pollConsumerLag({
+        admin,
+        groupId,
+        topics: [topics.blocks],
+        intervalMs: LAG_POLL_MS,
+        onLag: (lag) => lag.forEach((p) => metrics.consumerLag.set({ topic: p.topic, partition: String(p.partition) }, p.lag)),
+        onError: (err) => logger.warn('consumer lag poll failed', { err }),
+      });
+      logger.info('decoder started', { group_id: groupId, topic: topics.blocks, dead_letter_topic: dlq });
+    },
+    async stop() {
+      stopLag();
+      await consumer.disconnect();
+      await producer.disconnect();
+      await admin.disconnect();
+      logger.info('decoder stopped', { last_mc_seqno: lastMcSeqno });
+    },
+    health: () => state,
+  };
+}
