@@ -1,0 +1,100 @@
+import { emptyBatch, type RecordBatch } from '@tonstream/store';
+import type { Item } from './records.js';
+
+/** Where a consumed message sits in Kafka. Offsets are kafkajs strings (64-bit). */
+export type Position = { topic: string; partition: number; offset: string };
+
+/** The offset to commit for a partition once a batch is stored: one past its last message. */
+export type PartitionEnd = { topic: string; partition: number; next: bigint };
+
+/** A block meta in a batch: what freshness and lag are computed from. */
+export type BlockMark = { mcSeqno: number; seenAtMs: number | null };
+
+/** Records taken out of the accumulator to be written together. */
+export type PendingBatch = {
+  /** Increasing per accumulator: the order batches were cut, which is the order offsets commit in. */
+  id: number;
+  batch: RecordBatch;
+  /** Records (not table rows) in the batch. */
+  records: number;
+  /** Per partition, one past the last message the batch covers (skipped messages included). */
+  ends: PartitionEnd[];
+  blocks: BlockMark[];
+  /** When the first record of the batch arrived (ms, from the clock given to the accumulator). */
+  firstAtMs: number;
+};
+
+export type Accumulator = {
+  /** Adds a record, or only its position (`null`: an unusable message still has to be committed). */
+  add(item: Item | null, position: Position): void;
+  readonly records: number;
+  /** Messages added since the last take (records plus skipped messages). */
+  readonly messages: number;
+  readonly firstAtMs: number | undefined;
+  /** Block metas waiting in the accumulator. */
+  readonly blocks: readonly BlockMark[];
+  /** Cuts a batch of everything added so far; undefined when nothing was added. */
+  take(): PendingBatch | undefined;
+};
+
+export function createAccumulator(now: () => number = Date.now): Accumulator {
+  let nextId = 1;
+  let batch = emptyBatch();
+  let records = 0;
+  let messages = 0;
+  let firstAtMs: number | undefined;
+  let ends = new Map<string, PartitionEnd>();
+  let blocks: BlockMark[] = [];
+
+  return {
+    add(item, position) {
+      if (messages === 0) firstAtMs = now();
+      messages++;
+      const key = `${position.topic}\u0000${position.partition}`;
+      const next = BigInt(position.offset) + 1n;
+      const end = ends.get(key);
+      if (!end) ends.set(key, { topic: position.topic, partition: position.partition, next });
+      else if (next > end.next) end.next = next;
+      if (item === null) return;
+      records++;
+      switch (item.kind) {
+        case 'transactions':
+          batch.transactions.push(item.record);
+          break;
+        case 'messages':
+          batch.messages.push(item.record);
+          break;
+        case 'accountStates':
+          batch.accountStates.push(item.record);
+          break;
+        case 'blocks':
+          batch.blocks.push(item.record);
+          blocks.push({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
+          break;
+      }
+    },
+    get records() {
+      return records;
+    },
+    get messages() {
+      return messages;
+    },
+    get firstAtMs() {
+      return firstAtMs;
+    },
+    get blocks() {
+      return blocks;
+    },
+    take() {
+      if (messages === 0) return undefined;
+      const taken: PendingBatch = { id: nextId++, batch, records, ends: [...ends.values()], blocks, firstAtMs: firstAtMs ?? now() };
+      batch = emptyBatch();
+      records = 0;
+      messages = 0;
+      firstAtMs = undefined;
+      ends = new Map();
+      blocks = [];
+      return taken;
+    },
+  };
+}

@@ -1,0 +1,50 @@
+import { topicNames } from '@tonstream/bus';
+import { describe, expect, it } from 'vitest';
+import { createAccumulator } from './accumulator.js';
+import { InvalidRecordError, parseItem, topicKinds } from './records.js';
+
+const block = { workchain: 0, shard: '8000000000000000', seqno: 9, root_hash: 'r', gen_utime: '1', mc_block_seqno: 77 };
+
+describe('parseItem()', () => {
+  it('reads a block meta with seen_at_ms from its header', () => {
+    const item = parseItem('blocks', Buffer.from(JSON.stringify(block)), { seen_at_ms: Buffer.from('1700000000000') });
+    expect(item).toEqual({ kind: 'blocks', record: block, seenAtMs: 1_700_000_000_000 });
+    expect(parseItem('blocks', Buffer.from(JSON.stringify(block)))).toMatchObject({ seenAtMs: null });
+  });
+
+  it('rejects what is not the topic\'s record with InvalidRecordError', () => {
+    expect(() => parseItem('transactions', Buffer.from('{nope'))).toThrow(InvalidRecordError);
+    expect(() => parseItem('transactions', null)).toThrow(/no value/);
+    expect(() => parseItem('messages', Buffer.from('[1]'))).toThrow(/not a JSON object/);
+    expect(() => parseItem('transactions', Buffer.from(JSON.stringify(block)))).toThrow(/lacks account, lt, hash/);
+  });
+
+  it('maps the decoder topics to record kinds', () => {
+    const kinds = topicKinds(topicNames('x_'));
+    expect([...kinds]).toEqual([
+      ['x_ton.transactions', 'transactions'],
+      ['x_ton.messages', 'messages'],
+      ['x_ton.account_states', 'accountStates'],
+      ['x_ton.block_meta', 'blocks'],
+    ]);
+  });
+});
+
+describe('createAccumulator()', () => {
+  it('cuts batches with per-partition ends and block marks, ids increasing', () => {
+    const acc = createAccumulator(() => 5);
+    expect(acc.take()).toBeUndefined();
+    acc.add(parseItem('blocks', Buffer.from(JSON.stringify(block)), { seen_at_ms: '4' }), { topic: 'm', partition: 0, offset: '7' });
+    acc.add(null, { topic: 't', partition: 2, offset: '12' });
+    acc.add(null, { topic: 't', partition: 2, offset: '11' });
+    const first = acc.take()!;
+    expect(first).toMatchObject({ id: 1, records: 1, firstAtMs: 5, blocks: [{ mcSeqno: 77, seenAtMs: 4 }] });
+    expect(first.batch.blocks).toHaveLength(1);
+    expect(first.ends).toEqual([
+      { topic: 'm', partition: 0, next: 8n },
+      { topic: 't', partition: 2, next: 13n },
+    ]);
+    acc.add(null, { topic: 't', partition: 2, offset: '13' });
+    expect(acc.take()).toMatchObject({ id: 2, records: 0 });
+  });
+});

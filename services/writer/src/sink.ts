@@ -1,0 +1,155 @@
+import { createAccumulator, type PendingBatch, type Position } from './accumulator.js';
+import { type Commit, createOffsetTracker } from './offset-tracker.js';
+import type { Item } from './records.js';
+
+/** While a consumer waits for room it heartbeats this often, so the group keeps its partitions. */
+const HEARTBEAT_WHILE_WAITING_MS = 1_000;
+
+export type SinkOptions = {
+  /** A batch is cut once it holds this many records... */
+  batchRecords: number;
+  /** ...or this long after its first record arrived. */
+  flushMs: number;
+  /** Batches being written at the same time; more are cut only when one finishes. */
+  maxInFlight: number;
+  /** Stores a batch, retrying inside as long as that can succeed; a rejection is fatal. */
+  write: (batch: PendingBatch) => Promise<void>;
+  /** Commits offsets; called one at a time, in order. A failure is reported, not fatal (rows are idempotent). */
+  commit: (commits: Commit[]) => Promise<void>;
+  onStored?: (batch: PendingBatch, durationMs: number) => void;
+  onCommitError?: (err: unknown, commits: Commit[]) => void;
+  onFatal: (err: unknown) => void;
+  now?: () => number;
+};
+
+export type Sink = {
+  /** Adds a consumed record (or `null` for an unusable message, whose offset still gets committed). */
+  add(item: Item | null, position: Position): void;
+  /** False while a full batch waits for a write slot: the consumer should stop adding. */
+  hasRoom(): boolean;
+  /** Resolves when there is room (or the sink failed), heartbeating meanwhile. */
+  waitForRoom(heartbeat: () => Promise<void>): Promise<void>;
+  /** Writes everything added so far and waits until it is stored and its offsets committed. */
+  drain(): Promise<void>;
+  readonly buffered: number;
+  readonly inFlight: number;
+  readonly failed: boolean;
+};
+
+/**
+ * Batching and offset bookkeeping between the Kafka consumer and the store: records accumulate into
+ * batches cut by size or age, up to `maxInFlight` batches are written concurrently, and a partition's
+ * offset is committed only once every batch holding its earlier messages is stored, in order.
+ */
+export function createSink(options: SinkOptions): Sink {
+  const now = options.now ?? Date.now;
+  const acc = createAccumulator(now);
+  const tracker = createOffsetTracker();
+  const flushes = new Set<Promise<void>>();
+  let timer: NodeJS.Timeout | undefined;
+  let due = false;
+  let draining = false;
+  let failed = false;
+  let commitChain = Promise.resolve();
+  let wake: (() => void)[] = [];
+
+  const notify = () => {
+    const w = wake;
+    wake = [];
+    for (const f of w) f();
+  };
+
+  const armTimer = () => {
+    if (timer || due || acc.messages === 0) return;
+    const wait = Math.max(0, options.flushMs - (now() - (acc.firstAtMs ?? now())));
+    timer = setTimeout(() => {
+      timer = undefined;
+      due = true;
+      pump();
+    }, wait);
+    timer.unref();
+  };
+
+  function pump() {
+    while (!failed && acc.messages > 0 && flushes.size < options.maxInFlight && (acc.records >= options.batchRecords || due || draining)) {
+      clearTimeout(timer);
+      timer = undefined;
+      due = false;
+      start(acc.take()!);
+    }
+    if (!failed) armTimer();
+  }
+
+  function start(pending: PendingBatch) {
+    tracker.open(pending.id, pending.ends);
+    const started = now();
+    const flush: Promise<void> = options
+      .write(pending)
+      .then(
+        () => {
+          options.onStored?.(pending, now() - started);
+          const commits = tracker.complete(pending.id);
+          if (commits.length > 0) {
+            commitChain = commitChain.then(() => options.commit(commits)).catch((err: unknown) => options.onCommitError?.(err, commits));
+          }
+        },
+        (err: unknown) => {
+          if (failed) return;
+          failed = true;
+          clearTimeout(timer);
+          options.onFatal(err);
+        },
+      )
+      .finally(() => {
+        flushes.delete(flush);
+        notify();
+        pump();
+      });
+    flushes.add(flush);
+  }
+
+  const hasRoom = () => failed || acc.records < options.batchRecords;
+
+  return {
+    add(item, position) {
+      if (failed) return;
+      acc.add(item, position);
+      if (acc.records >= options.batchRecords) pump();
+      else armTimer();
+    },
+    hasRoom,
+    async waitForRoom(heartbeat) {
+      while (!hasRoom()) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, HEARTBEAT_WHILE_WAITING_MS);
+          wake.push(() => {
+            clearTimeout(t);
+            resolve();
+          });
+        });
+        await heartbeat();
+      }
+    },
+    async drain() {
+      draining = true;
+      try {
+        while (!failed && (acc.messages > 0 || flushes.size > 0)) {
+          pump();
+          await Promise.race(flushes);
+        }
+        await commitChain;
+      } finally {
+        draining = false;
+      }
+    },
+    get buffered() {
+      return acc.records;
+    },
+    get inFlight() {
+      return flushes.size;
+    },
+    get failed() {
+      return failed;
+    },
+  };
+}
