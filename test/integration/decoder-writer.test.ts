@@ -1,0 +1,232 @@
+/**
+ * The decoder and the writer in this process against the real Kafka and ClickHouse: the 12 mainnet
+ * fixture blocks go in as raw block messages and must come out in ClickHouse exactly once, also
+ * after a replay; a malformed message goes to the dead-letter topic without stopping the rest.
+ * Topics (prefix), consumer groups and the database are unique per run.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import { createKafka, encodeRawBlock, topicNames } from '@tonstream/bus';
+import { createDecoder, createDecoderMetrics, type Decoder } from '@tonstream/decoder-service';
+import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
+import { createLogger, createRegistry } from '@tonstream/runtime';
+import { createStore, str, type Store } from '@tonstream/store';
+import { createWriter, createWriterMetrics, type Writer, type WriterMetrics } from '@tonstream/writer-service';
+import { type Admin, type Kafka, Partitioners, type Producer } from 'kafkajs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((s) => s.trim());
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
+
+const runId = `${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`;
+const prefix = `it_dw_${runId}_`;
+const database = `tonstream_it_${runId}`;
+const topics = topicNames(prefix);
+const fixtures = fixtureRawBlocks({ withAccountState: true });
+const expectedTx = fixtures.flatMap((f) => f.records.transactions.map((t) => t.hash)).sort();
+const expectedMessages = new Set(fixtures.flatMap((f) => f.records.messages.map((m) => `${m.hash}|${m.direction}|${m.tx_hash}`))).size;
+const stateAccount = fixtures.flatMap((f) => f.raw.account_states)[0];
+
+const logLines: string[] = [];
+const logger = createLogger({ level: 'info', write: (line) => logLines.push(line) });
+let kafka: Kafka;
+let admin: Admin;
+let producer: Producer;
+let store: Store;
+let decoder: Decoder;
+let writer: Writer;
+let writerMetrics: WriterMetrics;
+
+async function count(table: string, final: boolean): Promise<number> {
+  const rows = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.${table}${final ? ' FINAL' : ''}`);
+  return Number(rows[0].c);
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last log lines:\n${logLines.slice(-20).join('\n')}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function writtenRows(table: string): Promise<number> {
+  const m = await writerMetrics.rows.get();
+  return m.values.find((v) => v.labels.table === table)?.value ?? 0;
+}
+
+async function produceFixtures() {
+  await producer.send({ topic: topics.blocks, messages: fixtures.map((f) => ({ key: `${f.raw.workchain}:${f.raw.shard}:${f.raw.seqno}`, value: encodeRawBlock(f.raw) })) });
+}
+
+beforeAll(async () => {
+  kafka = createKafka({ brokers: KAFKA_BROKERS, clientId: `it-dw-${runId}`, logger: logger.child({ module: 'kafka' }) });
+  admin = kafka.admin();
+  await admin.connect();
+  store = createStore({ url: CLICKHOUSE_URL, database });
+  decoder = createDecoder({ kafka, topics, logger: logger.child({ module: 'decoder' }), metrics: createDecoderMetrics(createRegistry('decoder')), groupId: `${prefix}decoder` });
+  writerMetrics = createWriterMetrics(createRegistry('writer'));
+  writer = createWriter({ kafka, topics, store, logger: logger.child({ module: 'writer' }), metrics: writerMetrics, groupId: `${prefix}writer`, flushMs: 100 });
+  // The decoder creates the topics, so the raw blocks can be produced before it consumes.
+  await decoder.start();
+  await writer.start();
+  producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+  await producer.connect();
+});
+
+afterAll(async () => {
+  await producer?.disconnect();
+  await writer?.stop();
+  await decoder?.stop();
+  await store?.command(`DROP DATABASE IF EXISTS ${database}`);
+  await store?.close();
+  await admin?.deleteTopics({ topics: [...Object.values(topics), decoder.deadLetterTopic] }).catch(() => {});
+  await admin?.disconnect();
+});
+
+describe('decoder -> Kafka -> writer -> ClickHouse', () => {
+  it('lands every fixture transaction, message and block exactly once; a malformed message goes to the DLQ', async () => {
+    await producer.send({ topic: topics.blocks, messages: [{ key: 'bad:block', value: Buffer.from('definitely not a raw block') }] });
+    await produceFixtures();
+
+    await waitFor('all transactions and blocks in ClickHouse', async () => (await count('transactions', true)) === 2099 && (await count('blocks', true)) === 12);
+    await waitFor('the writer to settle', async () => (await writtenRows('messages')) === 4447 && (await writtenRows('account_states_latest')) === 1);
+
+    const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`);
+    expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
+    expect(expectedTx).toHaveLength(2099);
+    const byHash = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions_by_hash FINAL ORDER BY hash`);
+    expect(byHash.map((h) => h.hash)).toEqual(expectedTx);
+
+    const blocks = await store.query<{ workchain: number; shard: string; seqno: number; tx_count: number }>(`SELECT workchain, shard, seqno, tx_count FROM ${database}.blocks FINAL ORDER BY workchain, shard, seqno`);
+    const want = fixtures.map((f) => ({ workchain: f.raw.workchain, shard: BigInt('0x' + f.raw.shard).toString(), seqno: f.raw.seqno, tx_count: f.records.transactions.length }));
+    want.sort((a, b) => a.workchain - b.workchain || (BigInt(a.shard) < BigInt(b.shard) ? -1 : BigInt(a.shard) > BigInt(b.shard) ? 1 : 0) || a.seqno - b.seqno);
+    expect(blocks).toEqual(want);
+
+    expect(await count('messages', true)).toBe(expectedMessages);
+    // No duplicates were written: raw counts equal the deduplicated ones.
+    for (const table of ['transactions', 'transactions_by_hash', 'messages', 'blocks']) expect(await count(table, false), table).toBe(await count(table, true));
+
+    const states = await store.query<{ account: string; status: string; balance: string; last_trans_lt: string }>(`SELECT account, status, balance, last_trans_lt FROM ${database}.account_states_latest FINAL`);
+    expect(states).toEqual([{ account: stateAccount.account, status: 'uninit', balance: '1000000000', last_trans_lt: stateAccount.last_trans_lt }]);
+
+    // The malformed message is in the dead-letter topic with its error, and was logged with its key.
+    const dlq = await admin.fetchTopicOffsets(decoder.deadLetterTopic);
+    expect(dlq.reduce((n, p) => n + Number(p.high), 0)).toBe(1);
+    const dead = await readOne(decoder.deadLetterTopic);
+    expect(dead.key).toBe('bad:block');
+    expect(dead.value).toBe('definitely not a raw block');
+    expect(dead.headers).toMatchObject({ error_kind: 'codec', source_topic: topics.blocks });
+    expect(logLines.some((l) => l.includes('sent to the dead-letter topic') && l.includes('"block_key":"bad:block"'))).toBe(true);
+  });
+
+  it('stores a replay of the same raw blocks once (FINAL counts unchanged)', async () => {
+    const before = { tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true) };
+    await produceFixtures();
+    await waitFor('the replay to be written', async () => (await writtenRows('transactions')) === 2 * 2099 && (await writtenRows('blocks')) === 24);
+    expect({ tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true) }).toEqual(before);
+    const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`);
+    expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
+    const states = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.account_states_latest FINAL WHERE account = ${str(stateAccount.account)}`);
+    expect(Number(states[0].c)).toBe(1);
+  });
+});
+
+describe('writer during a ClickHouse outage', () => {
+  it('retries the same batch, commits nothing while ClickHouse is away, and lands every row once it is back', async () => {
+    const run2 = `${prefix}outage_`;
+    const topics2 = topicNames(run2);
+    const database2 = `${database}_outage`;
+    const proxy = await startProxy(new URL(CLICKHOUSE_URL));
+    const direct = createStore({ url: CLICKHOUSE_URL, database: database2 });
+    const viaProxy = createStore({ url: `http://127.0.0.1:${proxy.port}`, database: database2, requestTimeoutMs: 5_000 });
+    const metrics2 = createWriterMetrics(createRegistry('writer'));
+    const writer2 = createWriter({ kafka, topics: topics2, store: viaProxy, logger: logger.child({ module: 'writer2' }), metrics: metrics2, groupId: `${run2}writer`, flushMs: 100, retry: { initialMs: 100, maxMs: 400, factor: 2 } });
+    const decoder2 = createDecoder({ kafka, topics: topics2, logger: logger.child({ module: 'decoder2' }), metrics: createDecoderMetrics(createRegistry('decoder')), groupId: `${run2}decoder` });
+    try {
+      await writer2.start(); // migrates through the proxy while it is up
+      proxy.setDown(true);
+      await decoder2.start();
+      await producer.send({ topic: topics2.blocks, messages: fixtures.map((f) => ({ key: `${f.raw.workchain}:${f.raw.shard}:${f.raw.seqno}`, value: encodeRawBlock(f.raw) })) });
+
+      await waitFor('the writer to retry a few times', async () => (await metrics2.retries.get()).values[0].value >= 4);
+      expect((await metrics2.clickhouseUp.get()).values[0].value).toBe(0);
+      expect(writer2.health().status).toBe('degraded');
+      expect(Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.transactions`))[0].c)).toBe(0);
+      const committed = await admin.fetchOffsets({ groupId: `${run2}writer`, topics: [topics2.transactions, topics2.messages, topics2.blockMeta] });
+      expect(committed.flatMap((t) => t.partitions.map((p) => Number(p.offset))).every((o) => o === -1)).toBe(true);
+      expect(logLines.some((l) => l.includes('ClickHouse unavailable, retrying the same batch') && l.includes('"level":"warn"'))).toBe(true);
+
+      proxy.setDown(false);
+      await waitFor('every row after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.transactions FINAL`))[0].c) === 2099);
+      await waitFor('the blocks after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.blocks FINAL`))[0].c) === 12);
+      const hashes = await direct.query<{ hash: string }>(`SELECT hash FROM ${database2}.transactions FINAL ORDER BY hash`);
+      expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
+      expect((await metrics2.clickhouseUp.get()).values[0].value).toBe(1);
+      // Offsets get committed once the rows are in.
+      await waitFor('offsets committed after the outage', async () => {
+        const c = await admin.fetchOffsets({ groupId: `${run2}writer`, topics: [topics2.blockMeta] });
+        return Number(c[0].partitions[0].offset) === 12;
+      });
+    } finally {
+      await decoder2.stop();
+      await writer2.stop();
+      proxy.close();
+      await direct.command(`DROP DATABASE IF EXISTS ${database2}`);
+      await Promise.all([direct.close(), viaProxy.close()]);
+      await admin.deleteTopics({ topics: [...Object.values(topics2), decoder2.deadLetterTopic] }).catch(() => {});
+    }
+  });
+});
+
+/** A TCP proxy to ClickHouse that can play dead: while down it resets every connection. */
+async function startProxy(target: URL): Promise<{ port: number; setDown(down: boolean): void; close(): void }> {
+  let down = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    if (down) return void client.destroy();
+    const upstream = connect(Number(target.port || 80), target.hostname);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', close).on('close', close);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  return {
+    port,
+    setDown(v) {
+      down = v;
+      if (v) for (const s of sockets) s.destroy();
+    },
+    close() {
+      for (const s of sockets) s.destroy();
+      server.close();
+    },
+  };
+}
+
+async function readOne(topic: string): Promise<{ key: string; value: string; headers: Record<string, string> }> {
+  const consumer = kafka.consumer({ groupId: `${prefix}dlq-reader` });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  try {
+    return await new Promise((resolve) => {
+      void consumer.run({
+        eachMessage: async ({ message }) => {
+          const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]));
+          resolve({ key: message.key?.toString() ?? '', value: message.value?.toString() ?? '', headers });
+        },
+      });
+    });
+  } finally {
+    await consumer.disconnect();
+  }
+}
