@@ -1,0 +1,42 @@
+import { ConfigError } from '@tonstream/runtime';
+import { describe, expect, it } from 'vitest';
+import { loadLocalnetConfig } from './config.js';
+
+describe('loadLocalnetConfig()', () => {
+  it('uses the documented defaults, the global config inside the state dir', () => {
+    expect(loadLocalnetConfig({}, [])).toEqual({
+      host: '127.0.0.1',
+      port: 46732,
+      roundMs: 1000,
+      shards: 2,
+      seed: 'tonstream',
+      trafficRate: 20,
+      stateDir: '.local/localnet',
+      globalConfigPath: '.local/localnet/global.config.json',
+      metricsHost: '127.0.0.1',
+      metricsPort: 9104,
+      logLevel: 'info',
+      reset: false,
+    });
+  });
+
+  it('reads variables and --reset', () => {
+    const c = loadLocalnetConfig({ LOCALNET_PORT: '0', LOCALNET_SHARDS: '4', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_STATE_DIR: '/tmp/x', LOCALNET_GLOBAL_CONFIG: '/etc/ton.json' }, ['--reset']);
+    expect([c.port, c.shards, c.trafficRate, c.stateDir, c.globalConfigPath, c.reset]).toEqual([0, 4, 0, '/tmp/x', '/etc/ton.json', true]);
+  });
+
+  it('reports every bad variable and unknown argument together, naming value and what is accepted', () => {
+    let err: unknown;
+    try {
+      loadLocalnetConfig({ LOCALNET_SHARDS: '3', LOCALNET_HOST: 'localhost', LOCALNET_ROUND_MS: 'fast' }, ['--rest']);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    const problems = (err as ConfigError).problems.join('\n');
+    expect(problems).toMatch(/LOCALNET_SHARDS="3" is invalid: not a power of two; expected a power of two from 1 to 256/);
+    expect(problems).toMatch(/LOCALNET_HOST="localhost" is invalid: .*IPv4/);
+    expect(problems).toMatch(/LOCALNET_ROUND_MS="fast"/);
+    expect(problems).toMatch(/unknown argument --rest; accepted: --reset/);
+  });
+});
