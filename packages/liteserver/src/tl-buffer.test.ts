@@ -37,6 +37,26 @@ describe('TlWriter / TlReader', () => {
     expect(r.readInt256()).toEqual(Buffer.alloc(32, 9));
   });
 
+  it('keeps every field type intact when a write crosses a buffer growth', () => {
+    // Regression: writers once captured the buffer before #reserve() replaced it with a larger one.
+    const w = new TlWriter(6);
+    for (let k = 0; k < 40; k++) {
+      w.writeUInt8(k);
+      w.writeInt32(-k - 1);
+      w.writeUInt32(k * 1000);
+      w.writeInt64(String(-k * 1_000_000_007));
+      w.writeInt256(Buffer.alloc(32, k));
+    }
+    const r = new TlReader(Buffer.from(w.build()));
+    for (let k = 0; k < 40; k++) {
+      expect(r.readUInt8()).toBe(k);
+      expect(r.readInt32()).toBe(-k - 1);
+      expect(r.readUInt32()).toBe(k * 1000);
+      expect(r.readInt64()).toBe(String(-k * 1_000_000_007));
+      expect(r.readInt256()).toEqual(Buffer.alloc(32, k));
+    }
+  });
+
   it('reports reads past the end and bad Bool constructors', () => {
     expect(() => new TlReader(Buffer.from([254, 10, 0, 0, 1])).readBuffer()).toThrow(TlDecodeError);
     expect(() => new TlReader(Buffer.alloc(4)).readBool()).toThrow(/expected Bool at 0/);

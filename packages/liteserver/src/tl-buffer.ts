@@ -140,6 +140,7 @@ export class TlWriter implements TlEncoder {
     this.#buf = Buffer.allocUnsafe(capacity);
   }
 
+  /** Grows the buffer if needed and returns where to write; read `#buf` only after calling it. */
   #reserve(bytes: number): number {
     const at = this.#used;
     const need = at + bytes;
@@ -153,25 +154,30 @@ export class TlWriter implements TlEncoder {
   }
 
   writeInt32(value: number): void {
-    this.#buf.writeInt32LE(value, this.#reserve(4));
+    const at = this.#reserve(4);
+    this.#buf.writeInt32LE(value, at);
   }
 
   writeUInt32(value: number): void {
-    this.#buf.writeUInt32LE(value, this.#reserve(4));
+    const at = this.#reserve(4);
+    this.#buf.writeUInt32LE(value, at);
   }
 
   writeUInt8(value: number): void {
-    this.#buf[this.#reserve(1)] = value;
+    const at = this.#reserve(1);
+    this.#buf[at] = value;
   }
 
   /** TL `long` from a decimal string (the ton-tl representation); negative values allowed. */
   writeInt64(value: string): void {
-    this.#buf.writeBigInt64LE(BigInt.asIntN(64, BigInt(value)), this.#reserve(8));
+    const at = this.#reserve(8);
+    this.#buf.writeBigInt64LE(BigInt.asIntN(64, BigInt(value)), at);
   }
 
   writeInt256(value: Buffer): void {
     if (value.length !== 32) throw new RangeError(`int256 must be 32 bytes, got ${value.length}`);
-    value.copy(this.#buf, this.#reserve(32));
+    const at = this.#reserve(32);
+    value.copy(this.#buf, at);
   }
 
   writeBuffer(value: Buffer | Uint8Array): void {
