@@ -12,7 +12,6 @@ import type { liteServer_accountId, liteServer_transactionId, liteServer_transac
 import { createBlockViews } from './block-views.js';
 import { accountStateProof, configStateProof, transactionsProof } from './proofs.js';
 import { bitAt, hashmapLeaf, keyBits } from './proof-plan.js';
-import { encodeAnswer } from './tl-answer.js';
 import { accountAddress, badRequest, blockNotFound, describeBlock, fromTlBlockId, hex, shardOf, toTlBlockId, translateError } from './tl.js';
 
 /** What upstream liteservers report (validator/impl/liteserver.hpp: ls_version, ls_capabilities). */
@@ -286,18 +285,16 @@ function shardDescrBoc(leaf: Cell): Buffer {
   return Buffer.from(cellToBoc(beginCell().storeCellContents(leaf, 1).endCell()));
 }
 
-/** Chain errors become liteServer.error codes (other errors are left to the dispatcher); answers are encoded by tl-answer.ts. */
+/** Chain errors become liteServer.error codes (other errors are left to the dispatcher). */
 function guardAll(handlers: LiteServerHandlers): LiteServerHandlers {
   const out: Record<string, LiteHandler<LiteMethod>> = {};
   for (const [name, handler] of Object.entries(handlers) as [LiteMethod, LiteHandler<LiteMethod>][]) {
     out[name] = async (params) => {
-      let result;
       try {
-        result = await handler(params);
+        return await handler(params);
       } catch (err) {
         throw translateError(err);
       }
-      return encodeAnswer(result) as Awaited<ReturnType<LiteHandler<LiteMethod>>>;
     };
   }
   return out as LiteServerHandlers;
