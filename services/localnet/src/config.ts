@@ -20,6 +20,10 @@ export type LocalnetConfig = {
   stateDir: string;
   /** Where the global config for clients is written. @default <stateDir>/global.config.json */
   globalConfigPath: string;
+  /** Address clients are told in the global config, when it differs from `host` (e.g. 0.0.0.0 in a container). @default host */
+  advertisedHost: string;
+  /** JSON-lines record of every block, transaction and message produced; empty: off. @default '' */
+  ledgerPath: string;
   metricsHost: string;
   /** @default 9104 */
   metricsPort: number;
@@ -75,6 +79,8 @@ const spec = {
   trafficRate: int('LOCALNET_TRAFFIC_RATE', 'wallet actions per round (0: no traffic)', 20, { min: 0, max: 10_000 }),
   stateDir: str('LOCALNET_STATE_DIR', 'directory for the snapshot, chain identity and server key', '.local/localnet'),
   globalConfigPath: str('LOCALNET_GLOBAL_CONFIG', 'global config path (empty: <state dir>/global.config.json)', ''),
+  advertisedHost: ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address written into the global config (empty: LOCALNET_HOST)', ''),
+  ledgerPath: str('LOCALNET_LEDGER', 'append a JSON line per round with every block, transaction and message hash (empty: off)', ''),
   metricsHost: str('METRICS_HOST', 'interface of /metrics and /healthcheck', '127.0.0.1'),
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9104, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),

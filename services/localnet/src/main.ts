@@ -11,6 +11,7 @@ import { ConfigError, createLogger, createRegistry, createShutdown, type Logger,
 import { type LocalnetConfig, loadLocalnetConfig, STATE_FILES } from './config.js';
 import { createLiteHandlers } from './lite-handlers.js';
 import { createLocalnetMetrics } from './metrics.js';
+import { appendLedger } from './ledger.js';
 import { createRoundLoop } from './round-loop.js';
 import { createRoundReporter } from './round-report.js';
 import { type ChainIdentity, loadOrCreateKeySeed, readChainIdentity, writeChainIdentity } from './state-dir.js';
@@ -49,6 +50,7 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const r = traffic ? await traffic.step() : await chain.produceRound();
       reporter.round(r, performance.now() - t0, chain.pending());
+      if (config.ledgerPath) appendLedger(config.ledgerPath, r);
       if (r.mc.id.seqno % SNAPSHOT_EVERY_ROUNDS === 0) await snapshot('periodic');
     },
     onError: (err) => reporter.failed(err, chain.head().seqno + 1),
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
   mkdirSync(dirname(config.globalConfigPath), { recursive: true });
   const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
   const zero = chain.zerostate();
-  writeGlobalConfig(config.globalConfigPath, [{ host: server.address, port: server.port, publicKey: server.publicKey }], {
+  writeGlobalConfig(config.globalConfigPath, [{ host: config.advertisedHost || server.address, port: server.port, publicKey: server.publicKey }], {
     zeroState: { rootHash: b64(zero.rootHash), fileHash: b64(zero.fileHash) },
   });
   const metricsServer = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, health: reporter.health });
