@@ -1,0 +1,99 @@
+/**
+ * One block: download (hashes verified), decode, and the states of the accounts it touched, each
+ * checked against the account state hash its last transaction in the block ends with.
+ */
+import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
+import type { RawAccountState } from '@tonstream/bus';
+import { describeId, type LiteApi, MASTERCHAIN, VerifyError } from './lite-api.js';
+import { LiteQueryError } from './lite-pool.js';
+import type { FullBlockId } from './shard-walk.js';
+
+/** A touched account and where to check its state: the state hash after its last transaction. */
+export type TouchedAccount = { account: string; last_trans_lt: string; last_trans_hash: string; state_hash_after: string };
+
+export type LoadedBlock = {
+  id: FullBlockId;
+  boc: Uint8Array;
+  genUtime: number;
+  prevRefs: FullBlockId[];
+  accounts: TouchedAccount[];
+  /** Masterchain blocks: the shard tops of ShardHashes; [] for shard blocks. */
+  tops: FullBlockId[];
+  /** Transactions in the block. */
+  txCount: number;
+};
+
+const idOf = (r: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): FullBlockId => ({
+  workchain: r.workchain,
+  shard: r.shard,
+  seqno: r.seqno,
+  root_hash: r.root_hash,
+  file_hash: r.file_hash,
+});
+
+/** Downloads and decodes a block; keeps only what the fetcher needs of the records. */
+export async function loadVerifiedBlock(lite: LiteApi, id: FullBlockId): Promise<LoadedBlock> {
+  const { boc, cells } = await lite.getBlock(id);
+  const records = blockRecords(loadBlock(cells), boc, { rootHash: id.root_hash, fileHash: id.file_hash });
+  const b = records.block;
+  if (b.workchain !== id.workchain || b.shard !== id.shard || b.seqno !== id.seqno) {
+    throw new VerifyError(`block requested as ${describeId(id)} says it is ${describeId(b)}`);
+  }
+  const stateAfter = new Map(records.transactions.map((t) => [t.hash, t.account_state_hash_after]));
+  return {
+    id,
+    boc,
+    genUtime: Number(b.gen_utime),
+    prevRefs: b.prev_refs.map(idOf),
+    accounts: records.accounts.map((a) => ({
+      account: a.account,
+      last_trans_lt: a.last_trans_lt,
+      last_trans_hash: a.last_trans_hash,
+      state_hash_after: stateAfter.get(a.last_trans_hash) ?? '',
+    })),
+    tops: b.workchain === MASTERCHAIN ? records.shards.map(idOf) : [],
+    txCount: records.transactions.length,
+  };
+}
+
+/** The `Account` BoC must hash to the state hash the block's last transaction of that account left. */
+export function verifyAccountState(block: FullBlockId, a: TouchedAccount, state: Uint8Array): void {
+  if (state.length === 0) return; // account_none: a deleted account; nothing to hash against
+  const cells = parseBoc(state);
+  const hash = Buffer.from(cells.hash(cells.roots[0])).toString('base64');
+  if (hash !== a.state_hash_after) {
+    throw new VerifyError(`account ${a.account} at ${describeId(block)}: state hash ${hash} != ${a.state_hash_after} after tx ${a.last_trans_hash}`);
+  }
+}
+
+/**
+ * Liteserver errors that mean "this state is gone for good": liteservers keep shard states for a
+ * limited time (upstream garbage-collects them; the localnet keeps 32 rounds). Retrying those
+ * would stall the fetcher forever, so such accounts are published without a state instead.
+ */
+export const STATE_GONE = /gc'?d|garbage|kept for the last|no longer (?:kept|available)|state (?:is )?(?:unavailable|pruned)|not in (?:the )?db/i;
+
+export function isStateGone(err: unknown): boolean {
+  return err instanceof LiteQueryError && err.attempts.length > 0 && err.attempts.every((a) => STATE_GONE.test(a.error));
+}
+
+/**
+ * States of the accounts the block touched, in the block's account order; `missing` lists the
+ * accounts whose state the liteservers no longer have (see STATE_GONE). Other errors throw.
+ */
+export async function loadAccountStates(lite: LiteApi, block: LoadedBlock): Promise<{ states: RawAccountState[]; missing: string[] }> {
+  const missing: string[] = [];
+  const loaded = await Promise.all(
+    block.accounts.map(async (a) => {
+      try {
+        const boc = await lite.getAccountState(block.id, a.account, (state) => verifyAccountState(block.id, a, state));
+        return { account: a.account, boc, last_trans_lt: a.last_trans_lt, last_trans_hash: a.last_trans_hash };
+      } catch (err) {
+        if (!isStateGone(err)) throw err;
+        missing.push(a.account);
+        return undefined;
+      }
+    }),
+  );
+  return { states: loaded.filter((s) => s !== undefined), missing };
+}

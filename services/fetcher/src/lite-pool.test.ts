@@ -1,0 +1,244 @@
+import { describe, expect, it } from 'vitest';
+import { createLitePool, type LiteFunction, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
+import { AbortedError, backoffDelay, retryForever } from './retry.js';
+
+type Behaviour = 'ok' | 'error' | 'hang';
+
+/** An engine that answers by a script of behaviours, then repeats the last one. */
+function fakeEngine(name: string, script: Behaviour[], log: string[], ready = true): QueryEngine & { closed: boolean } {
+  let i = 0;
+  const engine = {
+    closed: false,
+    isReady: () => ready,
+    close: () => {
+      engine.closed = true;
+    },
+    query: (async (_f: unknown, req: unknown) => {
+      const b = script[Math.min(i++, script.length - 1)];
+      log.push(`${name}:${b}`);
+      if (b === 'error') throw new Error(`${name} says no`);
+      if (b === 'hang') return new Promise(() => {});
+      return { from: name, req };
+    }) as QueryEngine['query'],
+  };
+  return engine;
+}
+
+const fn = {} as LiteFunction<{ x: number }, { from: string }>;
+const noSleep = async () => {};
+
+describe('createLitePool()', () => {
+  it('rotates over servers round robin', async () => {
+    const log: string[] = [];
+    const pool = createLitePool({ servers: ['a', 'b', 'c'].map((n) => ({ name: n, engine: fakeEngine(n, ['ok'], log) })), sleep: noSleep });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await pool.query('m', fn, { x: i })).from);
+    expect(answers).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('retries a failed query on the next server and reports every attempt', async () => {
+    const log: string[] = [];
+    const events: QueryEvent[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'a', engine: fakeEngine('a', ['error'], log) },
+        { name: 'b', engine: fakeEngine('b', ['ok'], log) },
+      ],
+      sleep: noSleep,
+      observer: (e) => events.push(e),
+    });
+    expect((await pool.query('getBlock', fn, { x: 1 })).from).toBe('b');
+    expect(log).toEqual(['a:error', 'b:ok']);
+    expect(events.map((e) => [e.server, e.method, e.result, e.attempt])).toEqual([
+      ['a', 'getBlock', 'error', 0],
+      ['b', 'getBlock', 'ok', 1],
+    ]);
+  });
+
+  it('skips a server that failed while it cools down, then tries it again', async () => {
+    let t = 0;
+    const log: string[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'a', engine: fakeEngine('a', ['error', 'ok'], log) },
+        { name: 'b', engine: fakeEngine('b', ['ok'], log) },
+      ],
+      cooldownMs: 1_000,
+      now: () => t,
+      sleep: noSleep,
+    });
+    await pool.query('m', fn, { x: 0 }); // a fails, b answers
+    await pool.query('m', fn, { x: 1 }); // a is cooling down: b
+    await pool.query('m', fn, { x: 2 });
+    expect(log).toEqual(['a:error', 'b:ok', 'b:ok', 'b:ok']);
+    expect(pool.health().servers.map((s) => [s.name, s.failures, s.usable])).toEqual([
+      ['a', 1, false],
+      ['b', 0, true],
+    ]);
+    t = 1_001;
+    await pool.query('m', fn, { x: 3 });
+    await pool.query('m', fn, { x: 4 });
+    expect(log.slice(4)).toEqual(['a:ok', 'b:ok']);
+    expect(pool.health().allFailing).toBe(false);
+  });
+
+  it('prefers connected servers and skips ones not ready', async () => {
+    const log: string[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'down', engine: fakeEngine('down', ['ok'], log, false) },
+        { name: 'up', engine: fakeEngine('up', ['ok'], log) },
+      ],
+      sleep: noSleep,
+    });
+    for (let i = 0; i < 3; i++) await pool.query('m', fn, { x: i });
+    expect(log).toEqual(['up:ok', 'up:ok', 'up:ok']);
+  });
+
+  it('times a hanging server out and moves on', async () => {
+    const log: string[] = [];
+    const events: QueryEvent[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'slow', engine: fakeEngine('slow', ['hang'], log) },
+        { name: 'fast', engine: fakeEngine('fast', ['ok'], log) },
+      ],
+      timeoutMs: 20,
+      sleep: noSleep,
+      observer: (e) => events.push(e),
+    });
+    expect((await pool.query('m', fn, { x: 1 })).from).toBe('fast');
+    expect(events[0]).toMatchObject({ server: 'slow', result: 'timeout' });
+  });
+
+  it('gives up after `attempts` with every server and error named, backing off between attempts', async () => {
+    const log: string[] = [];
+    const delays: number[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'a', engine: fakeEngine('a', ['error'], log) },
+        { name: 'b', engine: fakeEngine('b', ['error'], log) },
+      ],
+      attempts: 4,
+      backoff: { baseMs: 100, maxMs: 250 },
+      random: () => 1,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    });
+    const err = await pool.query('getAccountState', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LiteQueryError);
+    expect((err as LiteQueryError).attempts.map((a) => a.server)).toEqual(['a', 'b', 'a', 'b']);
+    expect((err as Error).message).toContain('getAccountState failed 4 time(s): a: a says no; b: b says no');
+    expect(delays).toEqual([100, 200, 250]);
+    expect(pool.health().allFailing).toBe(true);
+  });
+
+  it('limits queries in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const engine: QueryEngine = {
+      isReady: () => true,
+      close: () => {},
+      query: (async () => {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return {};
+      }) as QueryEngine['query'],
+    };
+    const pool = createLitePool({ servers: [{ name: 'a', engine }], concurrency: 3 });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => pool.query('m', fn, { x: i })));
+    expect(peak).toBe(3);
+  });
+
+  it('stops retrying once aborted, and close() closes every engine', async () => {
+    const log: string[] = [];
+    const ctl = new AbortController();
+    const a = fakeEngine('a', ['error'], log);
+    const pool = createLitePool({
+      servers: [{ name: 'a', engine: a }],
+      signal: ctl.signal,
+      sleep: async () => {
+        ctl.abort();
+      },
+    });
+    await expect(pool.query('m', fn, { x: 1 })).rejects.toBeInstanceOf(AbortedError);
+    expect(log).toEqual(['a:error']);
+    pool.close();
+    expect(a.closed).toBe(true);
+  });
+});
+
+describe('backoffDelay() and retryForever()', () => {
+  it('doubles up to the cap, with jitter in the upper half', () => {
+    const o = { baseMs: 100, maxMs: 1_000 };
+    expect([0, 1, 2, 3, 4, 10].map((n) => backoffDelay(n, o, () => 1))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([0, 1, 2].map((n) => backoffDelay(n, o, () => 0))).toEqual([50, 100, 200]);
+  });
+
+  it('retries until success, telling each failure', async () => {
+    const seen: number[] = [];
+    const out = await retryForever(
+      async (n) => {
+        if (n < 3) throw new Error(`fail ${n}`);
+        return 'done';
+      },
+      { sleep: noSleep, onError: (_e, n) => seen.push(n) },
+    );
+    expect(out).toBe('done');
+    expect(seen).toEqual([0, 1, 2]);
+  });
+
+  it('ends with AbortedError when aborted', async () => {
+    const ctl = new AbortController();
+    const p = retryForever(
+      async () => {
+        throw new Error('always');
+      },
+      { signal: ctl.signal, backoff: { baseMs: 10_000, maxMs: 10_000 } },
+    );
+    setTimeout(() => ctl.abort(), 10);
+    await expect(p).rejects.toBeInstanceOf(AbortedError);
+  });
+});
+
+describe('createLitePool() definitive answers and checks', () => {
+  it('does not retry a definitive answer nor cool the server down', async () => {
+    const log: string[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'a', engine: fakeEngine('a', ['error'], log) },
+        { name: 'b', engine: fakeEngine('b', ['ok'], log) },
+      ],
+      isDefinitive: (e) => /says no/.test(e.message),
+      sleep: noSleep,
+    });
+    const err = await pool.query('m', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LiteQueryError);
+    expect((err as LiteQueryError).attempts).toEqual([{ server: 'a', error: 'a says no' }]);
+    expect((err as Error).cause).toBeInstanceOf(Error);
+    expect(pool.health().servers[0]).toMatchObject({ name: 'a', failures: 0, usable: true });
+  });
+
+  it('treats a failed check of the answer as that server failing and asks the next one', async () => {
+    const log: string[] = [];
+    const pool = createLitePool({
+      servers: [
+        { name: 'bad', engine: fakeEngine('bad', ['ok'], log) },
+        { name: 'good', engine: fakeEngine('good', ['ok'], log) },
+      ],
+      sleep: noSleep,
+    });
+    const out = await pool.query('getBlock', fn, { x: 1 }, (res) => {
+      if (res.from === 'bad') throw new Error('root hash mismatch');
+      return `${res.from} verified`;
+    });
+    expect(out).toBe('good verified');
+    expect(pool.health().servers.map((s) => [s.name, s.failures, s.lastError])).toEqual([
+      ['bad', 1, 'root hash mismatch'],
+      ['good', 0, undefined],
+    ]);
+  });
+});
