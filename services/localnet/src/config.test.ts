@@ -13,6 +13,9 @@ describe('loadLocalnetConfig()', () => {
       trafficRate: 20,
       stateDir: '.local/localnet',
       globalConfigPath: '.local/localnet/global.config.json',
+      advertisedHost: '',
+      ledgerPath: '',
+      stopAtSeqno: 0,
       metricsHost: '127.0.0.1',
       metricsPort: 9104,
       logLevel: 'info',
@@ -21,8 +24,11 @@ describe('loadLocalnetConfig()', () => {
   });
 
   it('reads variables and --reset', () => {
-    const c = loadLocalnetConfig({ LOCALNET_PORT: '0', LOCALNET_SHARDS: '4', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_STATE_DIR: '/tmp/x', LOCALNET_GLOBAL_CONFIG: '/etc/ton.json' }, ['--reset']);
-    expect([c.port, c.shards, c.trafficRate, c.stateDir, c.globalConfigPath, c.reset]).toEqual([0, 4, 0, '/tmp/x', '/etc/ton.json', true]);
+    const c = loadLocalnetConfig(
+      { LOCALNET_PORT: '0', LOCALNET_SHARDS: '4', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_STATE_DIR: '/tmp/x', LOCALNET_GLOBAL_CONFIG: '/etc/ton.json', LOCALNET_STOP_AT_SEQNO: '50', LOCALNET_ADVERTISED_HOST: '10.0.0.2' },
+      ['--reset'],
+    );
+    expect([c.port, c.shards, c.trafficRate, c.stateDir, c.globalConfigPath, c.reset, c.stopAtSeqno, c.advertisedHost]).toEqual([0, 4, 0, '/tmp/x', '/etc/ton.json', true, 50, '10.0.0.2']);
   });
 
   it('reports every bad variable and unknown argument together, naming value and what is accepted', () => {

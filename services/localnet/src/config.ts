@@ -24,6 +24,8 @@ export type LocalnetConfig = {
   advertisedHost: string;
   /** JSON-lines record of every block, transaction and message produced; empty: off. @default '' */
   ledgerPath: string;
+  /** Stop producing rounds once the masterchain reaches this seqno and keep serving (0: never). @default 0 */
+  stopAtSeqno: number;
   metricsHost: string;
   /** @default 9104 */
   metricsPort: number;
@@ -81,6 +83,7 @@ const spec = {
   globalConfigPath: str('LOCALNET_GLOBAL_CONFIG', 'global config path (empty: <state dir>/global.config.json)', ''),
   advertisedHost: ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address written into the global config (empty: LOCALNET_HOST)', ''),
   ledgerPath: str('LOCALNET_LEDGER', 'append a JSON line per round with every block, transaction and message hash (empty: off)', ''),
+  stopAtSeqno: int('LOCALNET_STOP_AT_SEQNO', 'masterchain seqno after which no more rounds are produced; the liteserver keeps serving (0: never)', 0, { min: 0 }),
   metricsHost: str('METRICS_HOST', 'interface of /metrics and /healthcheck', '127.0.0.1'),
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9104, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),

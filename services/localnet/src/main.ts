@@ -51,6 +51,10 @@ async function main(): Promise<void> {
       const r = traffic ? await traffic.step() : await chain.produceRound();
       reporter.round(r, performance.now() - t0, chain.pending());
       if (config.ledgerPath) appendLedger(config.ledgerPath, r);
+      if (config.stopAtSeqno > 0 && r.mc.id.seqno >= config.stopAtSeqno) {
+        logger.info('LOCALNET_STOP_AT_SEQNO reached: no more rounds, still serving', { mc_seqno: r.mc.id.seqno });
+        void loop.stop();
+      }
       if (r.mc.id.seqno % SNAPSHOT_EVERY_ROUNDS === 0) await snapshot('periodic');
     },
     onError: (err) => reporter.failed(err, chain.head().seqno + 1),
@@ -81,7 +85,7 @@ async function main(): Promise<void> {
     traffic?.stop();
   });
 
-  loop.start();
+  if (config.stopAtSeqno === 0 || chain.head().seqno < config.stopAtSeqno) loop.start();
   const metricsAddress = metricsServer.address();
   logger.info('localnet serving', {
     liteserver: `${server.address}:${server.port}`,
