@@ -1,7 +1,10 @@
 import { decodeBlock } from '@tonstream/block';
 import { createChain, createTraffic } from '@tonstream/localnet';
 import { describe, expect, it } from 'vitest';
-import { ledgerRound } from './ledger.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { catchUpLedger, ledgerRound } from './ledger.js';
 
 describe('ledgerRound()', () => {
   it('records every block, transaction and message, agreeing with the tonstream decoder', async () => {
@@ -32,4 +35,16 @@ describe('ledgerRound()', () => {
     expect(txs).toBeGreaterThan(10);
     expect(msgs).toBeGreaterThan(txs);
   }, 120_000);
+
+  it('catches up with the rounds a chain holds but the ledger lacks, starting with the key block', async () => {
+    const chain = await createChain({ seed: 'ledger-catch-up', roundMs: 1000, shards: 2 });
+    await chain.produceRound();
+    await chain.produceRound();
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'ledger.jsonl');
+    expect(catchUpLedger(path, chain)).toBe(3);
+    expect(catchUpLedger(path, chain)).toBe(0);
+    const rounds = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { mc_seqno: number; blocks: unknown[] });
+    expect(rounds.map((r) => r.mc_seqno)).toEqual([1, 2, 3]);
+    expect(rounds.every((r) => r.blocks.length === 3)).toBe(true);
+  });
 });

@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { Cell, Dictionary } from '@ton/core';
-import type { RoundResult, StoredBlock } from '@tonstream/localnet';
+import { type Chain, MASTERCHAIN, ROOT_SHARD, type RoundResult, type StoredBlock } from '@tonstream/localnet';
+import { existsSync, readFileSync } from 'node:fs';
 
 /**
  * The chain's own record of what it produced, one JSON line per round: every block with its
@@ -11,8 +12,26 @@ export type LedgerTransaction = { hash: string; account: string; lt: string; in_
 export type LedgerBlock = { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string; transactions: LedgerTransaction[] };
 export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: LedgerBlock[] };
 
-export function ledgerRound(r: RoundResult, producedAtMs: number): LedgerRound {
+export function ledgerRound(r: Pick<RoundResult, 'mc' | 'shards'>, producedAtMs: number): LedgerRound {
   return { mc_seqno: r.mc.id.seqno, gen_utime: r.mc.genUtime, produced_at_ms: producedAtMs, blocks: [...r.shards, r.mc].map(ledgerBlock) };
+}
+
+/**
+ * Appends the rounds the chain holds but the ledger lacks (the key block a new chain starts with,
+ * rounds before the ledger was switched on), so the ledger covers the chain from its first kept round.
+ */
+export function catchUpLedger(path: string, chain: Chain): number {
+  const last = existsSync(path) ? readFileSync(path, 'utf8').trim().split('\n').filter(Boolean).pop() : undefined;
+  const from = last ? (JSON.parse(last) as LedgerRound).mc_seqno + 1 : 1;
+  let written = 0;
+  for (let seqno = from; seqno <= chain.head().seqno; seqno++) {
+    const mc = chain.getBlock({ workchain: MASTERCHAIN, shard: ROOT_SHARD, seqno });
+    const shards = chain.shardsAt(seqno);
+    if (!mc || !shards) continue; // no longer kept
+    appendFileSync(path, JSON.stringify(ledgerRound({ mc, shards }, Date.now())) + '\n');
+    written++;
+  }
+  return written;
 }
 
 function ledgerBlock(b: StoredBlock): LedgerBlock {

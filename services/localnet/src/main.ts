@@ -11,7 +11,7 @@ import { ConfigError, createLogger, createRegistry, createShutdown, type Logger,
 import { type LocalnetConfig, loadLocalnetConfig, STATE_FILES } from './config.js';
 import { createLiteHandlers } from './lite-handlers.js';
 import { createLocalnetMetrics } from './metrics.js';
-import { appendLedger } from './ledger.js';
+import { appendLedger, catchUpLedger } from './ledger.js';
 import { createRoundLoop } from './round-loop.js';
 import { createRoundReporter } from './round-report.js';
 import { type ChainIdentity, loadOrCreateKeySeed, readChainIdentity, writeChainIdentity } from './state-dir.js';
@@ -43,6 +43,10 @@ async function main(): Promise<void> {
     logger.info('snapshot written', { reason, mc_seqno: chain.head().seqno, duration_ms: Math.round(performance.now() - t0) });
   };
 
+  if (config.ledgerPath) {
+    const written = catchUpLedger(config.ledgerPath, chain);
+    if (written > 0) logger.info('ledger caught up with the kept history', { ledger: config.ledgerPath, rounds: written });
+  }
   const reporter = createRoundReporter({ logger, metrics, roundMs: chain.roundMs });
   const loop = createRoundLoop({
     intervalMs: chain.roundMs,
