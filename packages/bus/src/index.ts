@@ -2,3 +2,4 @@ export { topicNames, topicSpecs, MAX_MESSAGE_BYTES, type Topics, type TopicSpec 
 export { encodeRawBlock, decodeRawBlock, blockKey, CodecError, type RawBlock, type RawAccountState } from './raw-block.js';
 export { createKafka, ensureTopics, CONSUMER_FETCH, type KafkaOptions, type BusLogger } from './kafka.js';
 export { fetchConsumerLag, pollConsumerLag, type PartitionLag, type LagPollerOptions } from './lag.js';
+export { murmur2, partitionForKey } from './partition.js';
