@@ -13,6 +13,8 @@ export type DecoderConfig = {
   logLevel: LogLevel;
   /** Raw block partitions decoded at the same time. Default 2 (one per core leaves room for Kafka). */
   concurrency: number;
+  /** Worker threads decoding blocks (0: on the main thread). Default 1: Kafka I/O and decoding overlap. */
+  workers: number;
 };
 
 export const DECODER_CONFIG: Spec<DecoderConfig> = {
@@ -22,4 +24,5 @@ export const DECODER_CONFIG: Spec<DecoderConfig> = {
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9102, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'log threshold', LOG_LEVELS, 'info'),
   concurrency: int('DECODER_CONCURRENCY', 'raw block partitions decoded concurrently', 2, { min: 1, max: 64 }),
+  workers: int('DECODER_WORKERS', 'worker threads decoding blocks (0: main thread)', 1, { min: 0, max: 64 }),
 };

@@ -13,20 +13,21 @@ describe('decodeMessage()', () => {
     const d = out.decoded;
     expect(d.key).toBe(blockKey(big.raw));
     expect(d.transactions).toHaveLength(269);
-    expect(d.transactions.map((r) => JSON.parse(r.value).hash)).toEqual(big.records.transactions.map((t) => t.hash));
+    expect(d.transactions.map((r) => JSON.parse(r.value.toString()).hash)).toEqual(big.records.transactions.map((t) => t.hash));
     expect(d.transactions.every((r, i) => r.key === big.records.transactions[i].account)).toBe(true);
     expect(d.messages).toHaveLength(big.records.messages.length);
-    expect(d.messages.every((r) => r.key === JSON.parse(r.value).hash)).toBe(true);
-    expect(JSON.parse(d.meta.value)).toEqual(big.records.block);
+    expect(d.messages.every((r) => r.key === JSON.parse(r.value.toString()).hash)).toBe(true);
+    expect(JSON.parse(d.meta.value.toString())).toEqual(big.records.block);
     expect(d.meta).toMatchObject({ key: d.key, headers: { seen_at_ms: '1700000000123', mc_seqno: String(big.raw.mc_seqno) } });
-    expect(d.bytes).toBe([...d.transactions, ...d.messages, ...d.accountStates, d.meta].reduce((n, r) => n + r.value.length, 0));
+    expect(d.payload.length).toBe([...d.transactions, ...d.messages, ...d.accountStates, d.meta].reduce((n, r) => n + r.value.length, 0));
+    expect(d.transactions[0].value.buffer).toBe(d.payload.buffer);
   });
 
   it('decodes the attached account states with the block context', () => {
     const withState = fixtures.find((f) => f.raw.account_states.length > 0)!;
     const out = decodeMessage(encodeRawBlock(withState.raw), null);
     if (!out.ok) throw out.error;
-    const state = JSON.parse(out.decoded.accountStates[0].value);
+    const state = JSON.parse(out.decoded.accountStates[0].value.toString());
     const a = withState.raw.account_states[0];
     expect(out.decoded.accountStates[0].key).toBe(a.account);
     expect(state).toMatchObject({

@@ -1,15 +1,20 @@
-import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, partitionForKey, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
-import { decodeMessage, type DecodedBlock, type DecodeErrorKind, type OutRecord } from './decode-message.js';
+import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord } from './decode-message.js';
+import { createDecodePool } from './decode-pool.js';
+import { useFastGzip } from './fast-gzip.js';
 import type { DecoderMetrics } from './metrics.js';
 
 /** Consumer group of every decoder instance: partitions of the raw block topic are shared among them. */
 export const DECODER_GROUP_ID = 'tonstream-decoder';
-/** A produce request carries at most this many blocks' records... */
-const CHUNK_MAX_BLOCKS = 32;
-/** ...or about this much JSON (before gzip), so one request stays far below the broker's limits. */
-const CHUNK_MAX_BYTES = 16 * 1024 * 1024;
+/** A produce request carries the records of at most this many blocks... */
+const CHUNK_MAX_BLOCKS = 16;
+/**
+ * ...or of about this many bytes of raw blocks (their JSON records are ~5x larger). kafkajs groups
+ * a request's messages per partition in quadratic time, so a few MB per request is the sweet spot.
+ */
+const CHUNK_MAX_RAW_BYTES = 1024 * 1024;
 /** How often consumer lag is read from the broker. */
 const LAG_POLL_MS = 5_000;
 
@@ -27,6 +32,8 @@ export type DecoderDeps = {
   groupId?: string;
   /** Raw block partitions decoded at the same time. Default 2. */
   concurrency?: number;
+  /** Worker threads decoding blocks; 0 decodes on the main thread (what tests run). Default 0. */
+  workers?: number;
 };
 
 export type Decoder = {
@@ -39,7 +46,7 @@ export type Decoder = {
 };
 
 type DeadLetter = { message: KafkaMessage; kind: DecodeErrorKind; error: Error; key: string | null };
-type Chunk = { decoded: DecodedBlock[]; dead: DeadLetter[]; lastOffset: string; bytes: number };
+type Chunk = { decoded: DecodedBlock[]; dead: DeadLetter[]; lastOffset: string };
 
 /**
  * The decoder: consumes raw blocks, publishes transactions, messages and account states, then each
@@ -49,6 +56,7 @@ type Chunk = { decoded: DecodedBlock[]; dead: DeadLetter[]; lastOffset: string; 
 export function createDecoder(deps: DecoderDeps): Decoder {
   const { kafka, topics, logger, metrics } = deps;
   const groupId = deps.groupId ?? DECODER_GROUP_ID;
+  useFastGzip();
   const dlq = deadLetterTopic(topics);
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   // Idempotent: a retried produce request cannot duplicate records (one request in flight keeps order).
@@ -62,6 +70,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: Number.MAX_SAFE_INTEGER },
   });
   const admin = kafka.admin();
+  const pool = createDecodePool(deps.workers ?? 0);
   let stopLag: () => void = () => {};
   let lastMcSeqno = -1;
   let state: HealthStatus = { status: 'degraded', reasons: ['starting'] };
@@ -78,7 +87,13 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   const send = async (topicMessages: TopicMessages[]) => {
     if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, compression: CompressionTypes.GZIP, acks: -1 });
   };
-  const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => (records.length > 0 ? [{ topic, messages: records }] : []);
+  /** Partition counts of the record topics, read at start; records carry their partition (see partitionForKey). */
+  const partitionCounts = new Map<string, number>();
+  const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => {
+    if (records.length === 0) return [];
+    const n = partitionCounts.get(topic);
+    return [{ topic, messages: n === undefined ? records : records.map((r) => ({ ...r, partition: partitionForKey(r.key, n) })) }];
+  };
 
   /** Records first; block metas (and dead letters) only once every record of the chunk is acked. */
   async function publish(chunk: Chunk, source: { topic: string; partition: number }) {
@@ -113,12 +128,10 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     }
   }
 
-  function decodeInto(chunk: Chunk, message: KafkaMessage, source: { topic: string; partition: number }) {
-    const outcome = decodeMessage(message.value, message.key?.toString() ?? null);
+  function addOutcome(chunk: Chunk, message: KafkaMessage, outcome: DecodeOutcome, source: { topic: string; partition: number }) {
     chunk.lastOffset = message.offset;
     if (outcome.ok) {
       chunk.decoded.push(outcome.decoded);
-      chunk.bytes += outcome.decoded.bytes;
       metrics.decodeDuration.observe(outcome.decoded.decodeMs / 1000);
       return;
     }
@@ -154,12 +167,15 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     let i = 0;
     const messages = batch.messages;
     while (i < messages.length && isRunning() && !isStale()) {
-      const chunk: Chunk = { decoded: [], dead: [], lastOffset: messages[i].offset, bytes: 0 };
-      while (i < messages.length && chunk.decoded.length < CHUNK_MAX_BLOCKS && chunk.bytes < CHUNK_MAX_BYTES) {
-        decodeInto(chunk, messages[i++], source);
-        // Let the previous chunk's compression and socket callbacks run between blocks.
-        await new Promise((r) => setImmediate(r));
+      const taken: KafkaMessage[] = [];
+      let rawBytes = 0;
+      while (i < messages.length && taken.length < CHUNK_MAX_BLOCKS && rawBytes < CHUNK_MAX_RAW_BYTES) {
+        rawBytes += messages[i].value?.length ?? 0;
+        taken.push(messages[i++]);
       }
+      const outcomes = await Promise.all(taken.map((m) => pool.decode(m.value, m.key?.toString() ?? null)));
+      const chunk: Chunk = { decoded: [], dead: [], lastOffset: taken[0].offset };
+      taken.forEach((m, k) => addOutcome(chunk, m, outcomes[k], source));
       await settle();
       inFlight = publish(chunk, source).then(() => chunk);
       // Handled by settle(); without this, a failed publish would count as unhandled while we decode.
@@ -176,6 +192,9 @@ export function createDecoder(deps: DecoderDeps): Decoder {
       specs.push({ topic: dlq, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
       const created = await ensureTopics(admin, specs);
       if (created.length > 0) logger.info('created topics', { topics: created });
+      const recordTopics = [topics.transactions, topics.messages, topics.accountStates];
+      const metadata = await admin.fetchTopicMetadata({ topics: recordTopics });
+      for (const t of metadata.topics) partitionCounts.set(t.name, t.partitions.length);
       await producer.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: [topics.blocks], fromBeginning: true });
@@ -188,13 +207,14 @@ export function createDecoder(deps: DecoderDeps): Decoder {
         onLag: (lag) => lag.forEach((p) => metrics.consumerLag.set({ topic: p.topic, partition: String(p.partition) }, p.lag)),
         onError: (err) => logger.warn('consumer lag poll failed', { err }),
       });
-      logger.info('decoder started', { group_id: groupId, topic: topics.blocks, dead_letter_topic: dlq });
+      logger.info('decoder started', { group_id: groupId, topic: topics.blocks, dead_letter_topic: dlq, workers: deps.workers ?? 0 });
     },
     async stop() {
       stopLag();
       await consumer.disconnect();
       await producer.disconnect();
       await admin.disconnect();
+      await pool.close();
       logger.info('decoder stopped', { last_mc_seqno: lastMcSeqno });
     },
     health: () => state,

@@ -19,6 +19,7 @@ const decoder = createDecoder({
   // Deployments sharing a cluster (one topic prefix each) must not share a consumer group.
   groupId: `${config.topicPrefix}${DECODER_GROUP_ID}`,
   concurrency: config.concurrency,
+  workers: config.workers,
 });
 
 const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => decoder.health() });
