@@ -1,4 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeBlock, type TransactionRecord } from '@tonstream/block';
 import { topicNames } from '@tonstream/bus';
+import { batchRows, emptyBatch } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { createAccumulator } from './accumulator.js';
 import { InvalidRecordError, parseItem, topicKinds } from './records.js';
@@ -10,6 +14,14 @@ describe('parseItem()', () => {
     const item = parseItem('blocks', Buffer.from(JSON.stringify(block)), { seen_at_ms: Buffer.from('1700000000000') });
     expect(item).toEqual({ kind: 'blocks', record: block, seenAtMs: 1_700_000_000_000 });
     expect(parseItem('blocks', Buffer.from(JSON.stringify(block)))).toMatchObject({ seenAtMs: null });
+  });
+
+  it('keeps only the message hashes of a transaction; the rows the store builds are unchanged', () => {
+    const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
+    const slim = transactions.map((t) => parseItem('transactions', Buffer.from(JSON.stringify(t))).record as TransactionRecord);
+    expect(slim[0].out_msgs.every((m) => Object.keys(m).join() === 'hash')).toBe(true);
+    expect(slim.filter((t) => t.in_msg !== null).every((t) => Object.keys(t.in_msg!).join() === 'hash')).toBe(true);
+    expect(batchRows({ ...emptyBatch(), transactions: slim })).toEqual(batchRows({ ...emptyBatch(), transactions }));
   });
 
   it('rejects what is not the topic\'s record with InvalidRecordError', () => {
