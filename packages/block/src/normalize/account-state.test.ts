@@ -33,7 +33,12 @@ describe('accountStateRecord()', () => {
     expect(frozen.status).toBe('frozen');
     expect(Buffer.from(frozen.frozen_hash!, 'base64').toString('hex')).toBe('7'.padStart(64, '0'));
     expect(accountStateRecord(accountBoc({ type: 'uninit' }), ctx)).toMatchObject({ status: 'uninit', code_hash: null });
-    const none = beginCell().storeBit(0).endCell().toBoc();
-    expect(accountStateRecord(none, ctx)).toMatchObject({ status: 'nonexist', balance: '0' });
+    const noneCell = beginCell().storeBit(0).endCell();
+    expect(accountStateRecord(noneCell.toBoc(), ctx)).toMatchObject({ status: 'nonexist', balance: '0', account_state_hash: noneCell.hash().toString('base64') });
+    // What a liteserver answers for an account that does not exist: no bytes at all.
+    expect(accountStateRecord(new Uint8Array(0), ctx)).toEqual({
+      ...accountStateRecord(noneCell.toBoc(), ctx),
+      account_state_hash: noneCell.hash().toString('base64'),
+    });
   });
 });
