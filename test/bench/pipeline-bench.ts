@@ -13,6 +13,7 @@
  *  - writer: those decoded topics -> ClickHouse, alone;
  *  - end_to_end: fresh topics and database, decoder and writer running together.
  * Baseline from the same run: decodeBlock() alone in this process (no Kafka, no JSON).
+ * BENCH_PROFILE_DIR (+ BENCH_PROFILE_SERVICE, default decoder) writes V8 CPU profiles of that service.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -69,9 +70,14 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Where to write CPU profiles of one service under load; unset: no profiling. */
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;
+const PROFILE_SERVICE = process.env.BENCH_PROFILE_SERVICE ?? 'decoder';
+
 async function startService(name: 'decoder' | 'writer', env: Record<string, string>): Promise<Service> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, `services/${name}/dist/main.js`)], {
+  const profile = PROFILE_DIR && name === PROFILE_SERVICE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, join(ROOT, `services/${name}/dist/main.js`)], {
     env: { ...process.env, ...env, KAFKA_BROKERS: KAFKA_BROKERS.join(','), METRICS_HOST: '127.0.0.1', METRICS_PORT: String(port), LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,10 +1,10 @@
-import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRecord } from '@tonstream/block';
+import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/block';
 import type { TableName } from './schema.js';
 
 /** What one write carries: records as the decoder publishes them. */
 export type RecordBatch = {
   blocks: BlockRecord[];
-  transactions: TransactionRecord[];
+  transactions: TransactionRow[];
   messages: MessageRow[];
   accountStates: AccountStateRecord[];
 };

@@ -15,6 +15,8 @@ export type DecoderConfig = {
   concurrency: number;
   /** Worker threads decoding blocks (0: on the main thread). Default 1: Kafka I/O and decoding overlap. */
   workers: number;
+  /** Compression of produced record batches. Default none: a local broker gains nothing from gzip but its CPU cost. */
+  compression: 'none' | 'gzip';
 };
 
 export const DECODER_CONFIG: Spec<DecoderConfig> = {
@@ -24,5 +26,6 @@ export const DECODER_CONFIG: Spec<DecoderConfig> = {
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9102, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'log threshold', LOG_LEVELS, 'info'),
   concurrency: int('DECODER_CONCURRENCY', 'raw block partitions decoded concurrently', 2, { min: 1, max: 64 }),
+  compression: oneOf('DECODER_COMPRESSION', 'compression of produced record batches (gzip when Kafka is across a network)', ['none', 'gzip'] as const, 'none'),
   workers: int('DECODER_WORKERS', 'worker threads decoding blocks (0: main thread)', 1, { min: 0, max: 64 }),
 };

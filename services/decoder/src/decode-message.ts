@@ -1,4 +1,4 @@
-import { accountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord } from '@tonstream/block';
+import { accountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, type TransactionRow } from '@tonstream/block';
 import { blockKey, CodecError, decodeRawBlock } from '@tonstream/bus';
 
 /** One Kafka record to produce: values are JSON text. */
@@ -59,7 +59,11 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null): De
       keys.push(k);
       jsons.push(JSON.stringify(record));
     };
-    for (const t of records.transactions) add(t.account, t);
+    // Messages travel once, on the messages topic; a transaction names its messages by hash (TransactionRow).
+    for (const t of records.transactions) {
+      const row: TransactionRow = { ...t, in_msg: t.in_msg && { hash: t.in_msg.hash }, out_msgs: t.out_msgs.map((m) => ({ hash: m.hash })) };
+      add(t.account, row);
+    }
     for (const m of records.messages) add(m.hash, m);
     for (const st of states) add(st.account, st);
     add(key, records.block);

@@ -20,6 +20,7 @@ const decoder = createDecoder({
   groupId: `${config.topicPrefix}${DECODER_GROUP_ID}`,
   concurrency: config.concurrency,
   workers: config.workers,
+  compression: config.compression,
 });
 
 const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => decoder.health() });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeBlock, type TransactionRecord } from '@tonstream/block';
+import { decodeBlock, type TransactionRow } from '@tonstream/block';
 import { topicNames } from '@tonstream/bus';
 import { batchRows, emptyBatch } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe('parseItem()', () => {
 
   it('keeps only the message hashes of a transaction; the rows the store builds are unchanged', () => {
     const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
-    const slim = transactions.map((t) => parseItem('transactions', Buffer.from(JSON.stringify(t))).record as TransactionRecord);
+    const slim = transactions.map((t) => parseItem('transactions', Buffer.from(JSON.stringify(t))).record as TransactionRow);
     expect(slim[0].out_msgs.every((m) => Object.keys(m).join() === 'hash')).toBe(true);
     expect(slim.filter((t) => t.in_msg !== null).every((t) => Object.keys(t.in_msg!).join() === 'hash')).toBe(true);
     expect(batchRows({ ...emptyBatch(), transactions: slim })).toEqual(batchRows({ ...emptyBatch(), transactions }));

@@ -1,9 +1,9 @@
-import type { AccountStateRecord, BlockRecord, MessageRecord, MessageRow, TransactionRecord } from '@tonstream/block';
+import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/block';
 import type { Topics } from '@tonstream/bus';
 
 /** A decoded record as consumed from one of the decoder's topics. */
 export type Item =
-  | { kind: 'transactions'; record: TransactionRecord }
+  | { kind: 'transactions'; record: TransactionRow }
   | { kind: 'messages'; record: MessageRow }
   | { kind: 'accountStates'; record: AccountStateRecord }
   /** A block's meta; `seenAtMs` (header `seen_at_ms`) is when the fetcher first saw its masterchain block. */
@@ -50,7 +50,7 @@ export function parseItem(kind: ItemKind, value: Buffer | null, headers: Headers
   if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new InvalidRecordError(`${kind} message is not a JSON object`);
   const missing = REQUIRED[kind].filter((f) => record[f] === undefined);
   if (missing.length > 0) throw new InvalidRecordError(`${kind} record lacks ${missing.join(', ')}`);
-  if (kind === 'transactions') return { kind, record: withMessageHashesOnly(record as TransactionRecord) };
+  if (kind === 'transactions') return { kind, record: withMessageHashesOnly(record as TransactionRow) };
   if (kind === 'blocks') {
     const seen = Number(header(headers, 'seen_at_ms'));
     return { kind, record: record as BlockRecord, seenAtMs: Number.isFinite(seen) && seen > 0 ? seen : null };
@@ -60,11 +60,11 @@ export function parseItem(kind: ItemKind, value: Buffer | null, headers: Headers
 
 /**
  * The store keeps a transaction's messages in the messages table (from the messages topic) and only
- * their hashes with the transaction. Dropping the rest right after parsing keeps batches waiting for
- * ClickHouse small (a transaction's messages are most of its JSON); the stored rows are unchanged.
+ * their hashes with the transaction. The decoder publishes them so; records from older decoders that
+ * embedded whole messages are cut down here, keeping batches that wait for ClickHouse small.
  */
-function withMessageHashesOnly(t: TransactionRecord): TransactionRecord {
-  const hashOnly = (m: { hash: string }) => ({ hash: m.hash }) as MessageRecord;
+function withMessageHashesOnly(t: TransactionRow): TransactionRow {
+  const hashOnly = (m: { hash: string }) => ({ hash: m.hash });
   return { ...t, in_msg: t.in_msg ? hashOnly(t.in_msg) : null, out_msgs: t.out_msgs.map(hashOnly) };
 }
 

@@ -1,4 +1,4 @@
-import type { TransactionRecord } from '@tonstream/block';
+import type { TransactionRow } from '@tonstream/block';
 import { describe, expect, it } from 'vitest';
 import type { PendingBatch } from './accumulator.js';
 import type { Commit } from './offset-tracker.js';
@@ -39,7 +39,7 @@ function harness(overrides: Partial<SinkOptions> = {}) {
   return { sink, writes, events, commits, fatal };
 }
 
-const tx = (n: number): Item => ({ kind: 'transactions', record: { hash: `h${n}` } as TransactionRecord });
+const tx = (n: number): Item => ({ kind: 'transactions', record: { hash: `h${n}` } as TransactionRow });
 const at = (topic: string, partition: number, offset: number) => ({ topic, partition, offset: String(offset) });
 const settle = () => new Promise((r) => setImmediate(r));
 

@@ -200,3 +200,12 @@ export type AccountStateRecord = {
   mc_block_seqno: number | null;
   gen_utime: number;
 };
+
+/** A message named by its hash. */
+export type MessageRef = { hash: string };
+
+/**
+ * A transaction as the pipeline publishes and stores it: its messages by reference, since they
+ * travel and are stored once, as `MessageRow`s. A full `TransactionRecord` is also a valid row.
+ */
+export type TransactionRow = Omit<TransactionRecord, 'in_msg' | 'out_msgs'> & { in_msg: MessageRef | null; out_msgs: MessageRef[] };

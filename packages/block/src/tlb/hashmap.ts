@@ -56,11 +56,11 @@ function readLabel(s: Slice, m: number, key: Uint8Array, depth: number): number 
     len = 0;
     while (s.loadBit()) len++;
     if (len > m) s.fail(`label of ${len} bits exceeds ${m}`);
-    for (let k = 0; k < len; k++) key[depth + k] = s.loadBit() ? 1 : 0;
+    loadKeyBits(s, key, depth, len);
   } else if (kind === 'long') {
     len = s.loadUint(lenBits(m));
     if (len > m) s.fail(`label of ${len} bits exceeds ${m}`);
-    for (let k = 0; k < len; k++) key[depth + k] = s.loadBit() ? 1 : 0;
+    loadKeyBits(s, key, depth, len);
   } else {
     const v = s.loadBit() ? 1 : 0;
     len = s.loadUint(lenBits(m));
@@ -68,6 +68,16 @@ function readLabel(s: Slice, m: number, key: Uint8Array, depth: number): number 
     key.fill(v, depth, depth + len);
   }
   return len;
+}
+
+/** Reads `len` label bits into `key` from `at`, 32 at a time (leaf labels of 256-bit keys run to ~240 bits). */
+function loadKeyBits(s: Slice, key: Uint8Array, at: number, len: number): void {
+  while (len > 0) {
+    const n = len > 32 ? 32 : len;
+    const v = s.loadUint(n);
+    for (let b = n - 1; b >= 0; b--) key[at++] = (v >>> b) & 1;
+    len -= n;
+  }
 }
 
 /** Bits of `#<= m`: ceil(log2(m + 1)). */
