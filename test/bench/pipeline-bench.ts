@@ -19,7 +19,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { decodeBlock } from '@tonstream/block';
@@ -27,8 +26,8 @@ import { blockKey, createKafka, encodeRawBlock, ensureTopics, MAX_MESSAGE_BYTES,
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { batchRows, createStore, emptyBatch, migrate, TABLES, type Store, type TableName } from '@tonstream/store';
 import { Partitioners } from 'kafkajs';
+import { freePort, ROOT } from '../support/processes.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((s) => s.trim());
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
 /** Times the 12 fixture blocks are replayed; 30 copies = 62,970 transactions per stage. */
@@ -58,17 +57,6 @@ type Service = {
   metric(name: string, label?: [string, string]): Promise<number>;
   stop(): Promise<void>;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Where to write CPU profiles of one service under load; unset: no profiling. */
 const PROFILE_DIR = process.env.BENCH_PROFILE_DIR;

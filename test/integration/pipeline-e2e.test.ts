@@ -9,7 +9,7 @@ import { readGlobalConfig } from '@tonstream/liteserver';
 import { createStore, type Store, str } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, freePort, ROOT, type ServiceProcess, startService } from './support/processes.js';
+import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';
 
 /**
  * The whole pipeline on real processes: localnet -> fetcher -> Kafka -> decoder -> writer -> ClickHouse.

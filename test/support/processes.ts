@@ -1,9 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-/** Repository root, for `services/<name>/dist/main.js`. */
-export const ROOT = join(import.meta.dirname, '../../..');
+/** Repository root (the folder whose package.json declares the workspaces), for `services/<name>/dist/main.js`. */
+export const ROOT = findRoot(import.meta.dirname);
+
+function findRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && 'workspaces' in JSON.parse(readFileSync(pkg, 'utf8'))) return dir;
+  }
+  throw new Error(`no workspace root above ${from}`);
+}
 
 export type ServiceProcess = {
   readonly name: string;
