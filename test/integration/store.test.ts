@@ -71,6 +71,14 @@ describe('store on the real ClickHouse', () => {
     const nasty = `it's a \\ "test"; DROP TABLE x; -- \n\t\0 ✓ 🚀`;
     const rows = await store.query<{ s: string }>(`SELECT ${str(nasty)} AS s`);
     expect(rows[0].s).toBe(nasty);
+    // And through an insert (TabSeparated), in a plain column and inside the record JSON.
+    const state = { account: nasty, account_state_hash: 'h', extra_currencies: {}, status: 'active' as const, frozen_hash: null, code_hash: 'c\\d', data_hash: null, code_boc: null, data_boc: null, last_trans_lt: '1', last_trans_hash: 'x\ty', mc_block_seqno: 1, gen_utime: 1, balance: '1' };
+    await writeBatch(store, { blocks: [], transactions: [], messages: [], accountStates: [state] });
+    const back = await store.query<{ account: string; last_trans_hash: string; record: string }>(`SELECT account, last_trans_hash, record FROM ${database}.account_states_latest FINAL WHERE account = ${str(nasty)}`);
+    expect(back).toHaveLength(1);
+    expect(back[0].account).toBe(nasty);
+    expect(back[0].last_trans_hash).toBe('x\ty');
+    expect(JSON.parse(back[0].record)).toEqual(state);
   });
 
   it('reports server errors as StoreError with the ClickHouse code', async () => {

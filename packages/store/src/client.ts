@@ -1,5 +1,7 @@
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { Readable } from 'node:stream';
 import { toStoreError } from './errors.js';
+import { toTsv, type TsvValue } from './tsv.js';
 import { ident } from './sql.js';
 
 export type StoreOptions = {
@@ -20,7 +22,8 @@ export type Store = {
   command(sql: string): Promise<void>;
   /** Rows of a SELECT as objects (JSONEachRow). */
   query<T>(sql: string): Promise<T[]>;
-  insert(table: string, rows: object[]): Promise<void>;
+  /** Rows of flat scalars (numbers, decimal strings, text), all with the keys of the first row. */
+  insert(table: string, rows: Record<string, TsvValue>[]): Promise<void>;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 };
@@ -59,8 +62,15 @@ export function createStore(options: StoreOptions): Store {
     },
     async insert(table, rows) {
       if (rows.length === 0) return;
+      const columns = Object.keys(rows[0]);
       try {
-        await client.insert({ table: `${database}.${ident(table)}`, values: rows, format: 'JSONEachRow' });
+        const text = toTsv(rows as Record<string, TsvValue>[], columns);
+        await client.insert({
+          table: `${database}.${ident(table)}`,
+          columns: columns.map(ident) as [string, ...string[]],
+          values: Readable.from([text], { objectMode: false }),
+          format: 'TabSeparated',
+        });
       } catch (err) {
         throw toStoreError(err, `insert into ${table} failed`);
       }

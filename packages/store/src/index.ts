@@ -5,3 +5,5 @@ export { writeBatch, type WriteResult } from './write.js';
 export { batchRows, emptyBatch, type RecordBatch } from './rows.js';
 export { StoreError, toStoreError } from './errors.js';
 export { str, uint, int32, strList, ident, SqlValueError } from './sql.js';
+export { toTsv, tsvField, type TsvValue } from './tsv.js';
+export type { Row } from './rows.js';

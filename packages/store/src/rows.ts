@@ -1,5 +1,9 @@
 import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/block';
 import type { TableName } from './schema.js';
+import type { TsvValue } from './tsv.js';
+
+/** A table row: flat scalars keyed by column name. */
+export type Row = Record<string, TsvValue>;
 
 /** What one write carries: records as the decoder publishes them. */
 export type RecordBatch = {
@@ -14,8 +18,8 @@ export function emptyBatch(): RecordBatch {
 }
 
 /** Table rows for a batch: main tables plus their lookup tables. */
-export function batchRows(batch: RecordBatch): Record<TableName, object[]> {
-  const rows: Record<TableName, object[]> = {
+export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
+  const rows: Record<TableName, Row[]> = {
     blocks: [],
     blocks_by_mc_seqno: [],
     transactions: [],
