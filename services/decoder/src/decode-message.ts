@@ -1,4 +1,4 @@
-import { accountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, type TransactionRow } from '@tonstream/block';
+import { accountStateRecord, type AccountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, type TransactionRow } from '@tonstream/block';
 import { blockKey, CodecError, decodeRawBlock } from '@tonstream/bus';
 
 /** One Kafka record to produce: values are JSON text. */
@@ -21,6 +21,8 @@ export type DecodedBlock = {
   /** JSON bytes of all records, back to back in topic order (transactions, messages, states, meta); values are views into it. */
   payload: Buffer;
   decodeMs: number;
+  /** Account states that could not be read: left out, so one bad state does not cost the block its transactions. */
+  skippedStates: { account: string; error: string }[];
 };
 
 export type DecodeOutcome =
@@ -48,9 +50,16 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null): De
     key = blockKey(raw);
     const records = decodeBlock(raw.boc, { rootHash: raw.root_hash, fileHash: raw.file_hash, mcSeqno: raw.mc_seqno });
     const genUtime = Number(records.block.gen_utime);
-    const states = raw.account_states.map((a) =>
-      accountStateRecord(a.boc, { account: a.account, lastTransLt: a.last_trans_lt, lastTransHash: a.last_trans_hash, mcSeqno: raw.mc_seqno, genUtime }),
-    );
+    const states: AccountStateRecord[] = [];
+    const skippedStates: DecodedBlock['skippedStates'] = [];
+    for (const a of raw.account_states) {
+      try {
+        states.push(accountStateRecord(a.boc, { account: a.account, lastTransLt: a.last_trans_lt, lastTransHash: a.last_trans_hash, mcSeqno: raw.mc_seqno, genUtime }));
+      } catch (err) {
+        if (!(err instanceof BocError || err instanceof TlbError)) throw err;
+        skippedStates.push({ account: a.account, error: err.message });
+      }
+    }
     // One allocation for all of a block's JSON: records wait for their acks, and thousands of small
     // buffers (or strings, promoted through the young generation) cost more in GC than the copy.
     const keys: string[] = [];
@@ -85,7 +94,7 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null): De
     const meta = out[out.length - 1];
     meta.headers = { seen_at_ms: String(raw.seen_at_ms), mc_seqno: String(raw.mc_seqno) };
     const decodeMs = performance.now() - started;
-    return { ok: true, decoded: { key, block: records.block, mcSeqno: raw.mc_seqno, seenAtMs: raw.seen_at_ms, transactions, messages, accountStates, meta, payload, decodeMs } };
+    return { ok: true, decoded: { key, block: records.block, mcSeqno: raw.mc_seqno, seenAtMs: raw.seen_at_ms, transactions, messages, accountStates, meta, payload, decodeMs, skippedStates } };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     return { ok: false, kind: errorKind(err), error, key };

@@ -139,6 +139,10 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     if (outcome.ok) {
       chunk.decoded.push(outcome.decoded);
       metrics.decodeDuration.observe(outcome.decoded.decodeMs / 1000);
+      for (const skipped of outcome.decoded.skippedStates) {
+        metrics.skippedStates.inc();
+        logger.warn('account state unreadable, block published without it', { block_key: outcome.decoded.key, account: skipped.account, err: skipped.error });
+      }
       return;
     }
     metrics.errors.inc({ kind: outcome.kind });

@@ -15,6 +15,7 @@ export function createDecoderMetrics(registry: Registry) {
     transactions: new Counter({ name: 'tonstream_decoder_transactions_total', help: 'Transactions decoded and published', registers }),
     decodeDuration: new Histogram({ name: 'tonstream_decoder_decode_duration_seconds', help: 'Time to decode one raw block into records', buckets: DECODE_DURATION_BUCKETS_S, registers }),
     produceDuration: new Histogram({ name: 'tonstream_decoder_produce_duration_seconds', help: 'Time from sending a chunk of records to its last ack (block meta included)', buckets: PRODUCE_DURATION_BUCKETS_S, registers }),
+    skippedStates: new Counter({ name: 'tonstream_decoder_account_states_skipped_total', help: 'Account states that could not be read and were left out of their block', registers }),
     errors: new Counter({ name: 'tonstream_decoder_errors_total', help: 'Raw block messages that failed to decode (sent to the dead-letter topic), by kind', labelNames: ['kind'] as const, registers }),
     consumerLag: new Gauge({ name: 'tonstream_decoder_consumer_lag', help: 'Messages between the committed offset and the end of each raw block partition', labelNames: ['topic', 'partition'] as const, registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_decoder_last_mc_seqno', help: 'Highest masterchain seqno among published blocks', registers }),
