@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { Cell, Dictionary } from '@ton/core';
+import { shardHex, toBase64 } from '@tonstream/block';
 import { type Chain, MASTERCHAIN, ROOT_SHARD, type RoundResult, type StoredBlock } from '@tonstream/localnet';
 import { existsSync, readFileSync } from 'node:fs';
 
@@ -35,16 +36,15 @@ export function catchUpLedger(path: string, chain: Chain): number {
 }
 
 function ledgerBlock(b: StoredBlock): LedgerBlock {
-  const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
   return {
     workchain: b.id.workchain,
-    shard: b.id.shard.toString(16).toUpperCase().padStart(16, '0'),
+    shard: shardHex(b.id.shard),
     seqno: b.id.seqno,
-    root_hash: b64(b.id.rootHash),
-    file_hash: b64(b.id.fileHash),
+    root_hash: toBase64(b.id.rootHash),
+    file_hash: toBase64(b.id.fileHash),
     transactions: b.transactions.map((t) => {
       const { inMsg, outMsgs } = messageHashes(Cell.fromBoc(Buffer.from(t.boc))[0]);
-      return { hash: b64(t.hash), account: t.account.toUpperCase(), lt: t.lt.toString(), in_msg: inMsg, out_msgs: outMsgs };
+      return { hash: toBase64(t.hash), account: t.account.toUpperCase(), lt: t.lt.toString(), in_msg: inMsg, out_msgs: outMsgs };
     }),
   };
 }

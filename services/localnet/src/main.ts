@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { toBase64 } from '@tonstream/block';
 import { createLiteServer, ed25519KeyPairFromSeed, writeGlobalConfig } from '@tonstream/liteserver';
 import { type Chain, createChain, createTraffic, restoreChain } from '@tonstream/localnet';
 import { ConfigError, createLogger, createRegistry, createShutdown, type Logger, startMetricsServer } from '@tonstream/runtime';
@@ -73,10 +74,9 @@ async function main(): Promise<void> {
     logger: logger.child({ module: 'liteserver' }),
   });
   mkdirSync(dirname(config.globalConfigPath), { recursive: true });
-  const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
   const zero = chain.zerostate();
   writeGlobalConfig(config.globalConfigPath, [{ host: config.advertisedHost || server.address, port: server.port, publicKey: server.publicKey }], {
-    zeroState: { rootHash: b64(zero.rootHash), fileHash: b64(zero.fileHash) },
+    zeroState: { rootHash: toBase64(zero.rootHash), fileHash: toBase64(zero.fileHash) },
   });
   const metricsServer = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, health: reporter.health });
 

@@ -2,6 +2,7 @@ import { parseBoc } from '../boc/parse-boc.js';
 import { Slice } from '../boc/slice.js';
 import { hashCell, partBoc } from '../boc/subtree.js';
 import { loadAccount } from '../tlb/account.js';
+import { b64 } from './normalize-block.js';
 import type { AccountStateRecord } from './records.js';
 
 export type AccountStateContext = {
@@ -56,8 +57,4 @@ type StateBase = Pick<AccountStateRecord, 'account' | 'last_trans_lt' | 'last_tr
 
 function nonexistent(base: StateBase, stateHash: string): AccountStateRecord {
   return { ...base, account_state_hash: stateHash, balance: '0', extra_currencies: {}, status: 'nonexist', frozen_hash: null, code_hash: null, data_hash: null, code_boc: null, data_boc: null };
-}
-
-function b64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }

@@ -329,7 +329,8 @@ export function shardHex(shard: bigint): string {
   return shard.toString(16).toUpperCase().padStart(16, '0');
 }
 
-function b64(bytes: Uint8Array): string {
+/** Bytes (a hash) as standard base64, as toncenter prints hashes. */
+export function b64(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
 }
 
