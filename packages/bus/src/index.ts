@@ -3,3 +3,4 @@ export { encodeRawBlock, decodeRawBlock, blockKey, CodecError, type RawBlock, ty
 export { createKafka, ensureTopics, CONSUMER_FETCH, type KafkaOptions, type BusLogger } from './kafka.js';
 export { fetchConsumerLag, pollConsumerLag, type PartitionLag, type LagPollerOptions } from './lag.js';
 export { murmur2, partitionForKey } from './partition.js';
+export { bundleByPartition, bundleLines, type Bundle, type KeyedRecord } from './record-bundle.js';

@@ -1,8 +1,14 @@
 import { accountStateRecord, type AccountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, type TransactionRow } from '@tonstream/block';
-import { blockKey, CodecError, decodeRawBlock } from '@tonstream/bus';
+import { blockKey, bundleByPartition, CodecError, decodeRawBlock, type KeyedRecord } from '@tonstream/bus';
 
-/** One Kafka record to produce: values are JSON text. */
-export type OutRecord = { key: string; value: Buffer; headers?: Record<string, string> };
+/**
+ * One Kafka message to produce. On the record topics it is a bundle (`bundleByPartition`): the
+ * block's records for one partition, keyed by the block; the block meta is a single record.
+ */
+export type OutRecord = { key: string; value: Buffer; partition?: number; headers?: Record<string, string> };
+
+/** Partition counts of the record topics: records are bundled per partition. */
+export type RecordPartitions = { transactions: number; messages: number; accountStates: number };
 
 /** Why a raw block message could not be decoded; `unexpected` is anything but the decoders' own errors. */
 export type DecodeErrorKind = 'codec' | 'boc' | 'tlb' | 'unexpected';
@@ -13,12 +19,14 @@ export type DecodedBlock = {
   block: BlockRecord;
   mcSeqno: number;
   seenAtMs: number;
+  /** Transactions in the block (the bundles below hold them). */
+  txCount: number;
   transactions: OutRecord[];
   messages: OutRecord[];
   accountStates: OutRecord[];
   /** The `BlockRecord`, published after the others are acked; `seen_at_ms` travels as a header. */
   meta: OutRecord;
-  /** JSON bytes of all records, back to back in topic order (transactions, messages, states, meta); values are views into it. */
+  /** Bytes of all values, back to back in topic order (transactions, messages, states, meta); values are views into it. */
   payload: Buffer;
   decodeMs: number;
   /** Account states that could not be read: left out, so one bad state does not cost the block its transactions. */
@@ -41,13 +49,14 @@ export function errorKind(err: unknown): DecodeErrorKind {
  * the bytes, so a failure would fail again on every retry; the caller dead-letters it instead.
  * `kafkaKey` names the block when even the raw header is unreadable.
  */
-export function decodeMessage(value: Buffer | null, kafkaKey: string | null): DecodeOutcome {
+export function decodeMessage(value: Buffer | null, kafkaKey: string | null, partitions: RecordPartitions): DecodeOutcome {
   let key = kafkaKey;
   try {
     if (value === null) throw new CodecError('raw block message has no value (tombstone)');
     const started = performance.now();
     const raw = decodeRawBlock(value);
-    key = blockKey(raw);
+    const id = blockKey(raw);
+    key = id;
     const records = decodeBlock(raw.boc, { rootHash: raw.root_hash, fileHash: raw.file_hash, mcSeqno: raw.mc_seqno });
     const genUtime = Number(records.block.gen_utime);
     const states: AccountStateRecord[] = [];
@@ -60,41 +69,31 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null): De
         skippedStates.push({ account: a.account, error: err.message });
       }
     }
-    // One allocation for all of a block's JSON: records wait for their acks, and thousands of small
-    // buffers (or strings, promoted through the young generation) cost more in GC than the copy.
-    const keys: string[] = [];
-    const jsons: string[] = [];
-    const add = (k: string, record: unknown) => {
-      keys.push(k);
-      jsons.push(JSON.stringify(record));
-    };
     // Messages travel once, on the messages topic; a transaction names its messages by hash (TransactionRow).
-    for (const t of records.transactions) {
+    const txs: KeyedRecord[] = records.transactions.map((t) => {
       const row: TransactionRow = { ...t, in_msg: t.in_msg && { hash: t.in_msg.hash }, out_msgs: t.out_msgs.map((m) => ({ hash: m.hash })) };
-      add(t.account, row);
-    }
-    for (const m of records.messages) add(m.hash, m);
-    for (const st of states) add(st.account, st);
-    add(key, records.block);
+      return { key: t.account, json: JSON.stringify(row) };
+    });
+    const msgs: KeyedRecord[] = records.messages.map((m) => ({ key: m.hash, json: JSON.stringify(m) }));
+    const sts: KeyedRecord[] = states.map((st) => ({ key: st.account, json: JSON.stringify(st) }));
+    const groups = [bundleByPartition(txs, partitions.transactions), bundleByPartition(msgs, partitions.messages), bundleByPartition(sts, partitions.accountStates)];
+    const values = [...groups.flat().map((b) => b.value), JSON.stringify(records.block)];
+    // One allocation for all of a block's values: they wait for their acks, and many separate
+    // buffers (or strings, promoted through the young generation) cost more in GC than the copy.
     let total = 0;
-    for (const j of jsons) total += Buffer.byteLength(j);
+    for (const v of values) total += Buffer.byteLength(v);
     const payload = Buffer.allocUnsafeSlow(total);
-    const out: OutRecord[] = [];
     let offset = 0;
-    for (let n = 0; n < jsons.length; n++) {
-      const len = payload.write(jsons[n], offset);
-      out.push({ key: keys[n], value: payload.subarray(offset, offset + len) });
+    const views = values.map((v) => {
+      const len = payload.write(v, offset);
       offset += len;
-    }
-    const tx = records.transactions.length;
-    const msg = records.messages.length;
-    const transactions = out.slice(0, tx);
-    const messages = out.slice(tx, tx + msg);
-    const accountStates = out.slice(tx + msg, tx + msg + states.length);
-    const meta = out[out.length - 1];
-    meta.headers = { seen_at_ms: String(raw.seen_at_ms), mc_seqno: String(raw.mc_seqno) };
+      return payload.subarray(offset - len, offset);
+    });
+    let next = 0;
+    const [transactions, messages, accountStates] = groups.map((g) => g.map((b): OutRecord => ({ key: id, value: views[next++], partition: b.partition })));
+    const meta: OutRecord = { key: id, value: views[next], headers: { seen_at_ms: String(raw.seen_at_ms), mc_seqno: String(raw.mc_seqno) } };
     const decodeMs = performance.now() - started;
-    return { ok: true, decoded: { key, block: records.block, mcSeqno: raw.mc_seqno, seenAtMs: raw.seen_at_ms, transactions, messages, accountStates, meta, payload, decodeMs, skippedStates } };
+    return { ok: true, decoded: { key: id, block: records.block, mcSeqno: raw.mc_seqno, seenAtMs: raw.seen_at_ms, txCount: records.transactions.length, transactions, messages, accountStates, meta, payload, decodeMs, skippedStates } };
   } catch (err) {
     const error = err instanceof Error ? err : new Error(String(err));
     return { ok: false, kind: errorKind(err), error, key };

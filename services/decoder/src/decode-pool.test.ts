@@ -5,33 +5,35 @@ import { createDecodePool, replyFor, unpackBlock, type WorkerReply } from './dec
 import { fixtureRawBlocks } from './test-support/raw-blocks.js';
 
 const withState = fixtureRawBlocks({ withAccountState: true }).find((f) => f.raw.account_states.length > 0)!;
-const text = (r: { key: string; value: Buffer; headers?: Record<string, string> }) => ({ key: r.key, value: r.value.toString(), headers: r.headers });
+const PARTITIONS = { transactions: 4, messages: 4, accountStates: 2 };
+const text = (r: { key: string; value: Buffer; partition?: number; headers?: Record<string, string> }) => ({ key: r.key, value: r.value.toString(), partition: r.partition, headers: r.headers });
 
 describe('decode pool packing', () => {
   it('a block crosses threads as one buffer and unpacks to the same records', () => {
     const bytes = new Uint8Array(encodeRawBlock(withState.raw));
-    const { reply, transfer } = replyFor({ id: 7, value: bytes, key: null });
+    const { reply, transfer } = replyFor({ id: 7, value: bytes, key: null, partitions: PARTITIONS });
     if (!reply.ok) throw new Error(reply.message);
     expect(transfer).toEqual([reply.packed.blob]);
-    const direct = decodeMessage(Buffer.from(bytes), null);
+    const direct = decodeMessage(Buffer.from(bytes), null, PARTITIONS);
     if (!direct.ok) throw direct.error;
     const back = unpackBlock(structuredClone(reply.packed));
     for (const topic of ['transactions', 'messages', 'accountStates'] as const) expect(back[topic].map(text)).toEqual(direct.decoded[topic].map(text));
     expect(text(back.meta)).toEqual(text(direct.decoded.meta));
     expect(back.accountStates).toHaveLength(1);
     expect(back.block).toEqual(direct.decoded.block);
+    expect(back.txCount).toBe(withState.records.transactions.length);
   });
 
   it('sends failures back with their kind, name and block key', () => {
     const bad = new Uint8Array(encodeRawBlock({ ...withState.raw, boc: Buffer.from('nope') }));
-    const { reply } = replyFor({ id: 1, value: bad, key: 'k' });
+    const { reply } = replyFor({ id: 1, value: bad, key: 'k', partitions: PARTITIONS });
     expect(reply).toMatchObject({ id: 1, ok: false, kind: 'boc', name: 'BocError', key: `${withState.raw.workchain}:${withState.raw.shard}:${withState.raw.seqno}` } satisfies Partial<WorkerReply>);
   });
 
   it('decodes on the calling thread with 0 workers', async () => {
     const pool = createDecodePool(0);
-    const out = await pool.decode(encodeRawBlock(withState.raw), null);
-    expect(out.ok && out.decoded.transactions.length).toBe(withState.records.transactions.length);
+    const out = await pool.decode(encodeRawBlock(withState.raw), null, PARTITIONS);
+    expect(out.ok && out.decoded.txCount).toBe(withState.records.transactions.length);
     await pool.close();
   });
 });

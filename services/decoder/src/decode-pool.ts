@@ -1,9 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import { decodeMessage, type DecodedBlock, type DecodeErrorKind, type DecodeOutcome } from './decode-message.js';
+import { decodeMessage, type DecodedBlock, type DecodeErrorKind, type DecodeOutcome, type RecordPartitions } from './decode-message.js';
 
 /** Decodes raw block messages, on worker threads or on the calling thread. */
 export type DecodePool = {
-  decode(value: Buffer | null, key: string | null): Promise<DecodeOutcome>;
+  decode(value: Buffer | null, key: string | null, partitions: RecordPartitions): Promise<DecodeOutcome>;
   close(): Promise<void>;
 };
 
@@ -11,14 +11,14 @@ export type DecodePool = {
 export type PackedBlock = Omit<DecodedBlock, 'transactions' | 'messages' | 'accountStates' | 'meta' | 'payload'> & {
   /** The payload's bytes (transferred, not copied). */
   blob: ArrayBuffer;
-  /** Records per topic: transactions, messages, account states (the block meta comes last). */
+  /** Kafka messages per topic: transactions, messages, account states (the block meta comes last). */
   counts: [number, number, number];
-  keys: string[];
   lengths: number[];
+  partitions: (number | undefined)[];
   metaHeaders: Record<string, string>;
 };
 
-export type WorkerRequest = { id: number; value: Uint8Array | null; key: string | null };
+export type WorkerRequest = { id: number; value: Uint8Array | null; key: string | null; partitions: RecordPartitions };
 export type WorkerReply =
   | { id: number; ok: true; packed: PackedBlock }
   | { id: number; ok: false; kind: DecodeErrorKind; key: string | null; name: string; message: string };
@@ -33,22 +33,24 @@ export function packBlock(d: DecodedBlock): PackedBlock {
     block: d.block,
     mcSeqno: d.mcSeqno,
     seenAtMs: d.seenAtMs,
+    txCount: d.txCount,
     decodeMs: d.decodeMs,
     skippedStates: d.skippedStates,
     blob,
     counts: [d.transactions.length, d.messages.length, d.accountStates.length],
-    keys: all.map((r) => r.key),
     lengths: all.map((r) => r.value.length),
+    partitions: all.map((r) => r.partition),
     metaHeaders: d.meta.headers ?? {},
   };
 }
 
 export function unpackBlock(p: PackedBlock): DecodedBlock {
   let offset = 0;
-  const records = p.keys.map((key, i) => {
-    const value = Buffer.from(p.blob, offset, p.lengths[i]);
-    offset += p.lengths[i];
-    return { key, value };
+  // Every message of a block is keyed by the block.
+  const records = p.lengths.map((length, i) => {
+    const value = Buffer.from(p.blob, offset, length);
+    offset += length;
+    return { key: p.key, value, partition: p.partitions[i] };
   });
   const [tx, msg, states] = p.counts;
   const meta = { ...records[tx + msg + states], headers: p.metaHeaders };
@@ -57,6 +59,7 @@ export function unpackBlock(p: PackedBlock): DecodedBlock {
     block: p.block,
     mcSeqno: p.mcSeqno,
     seenAtMs: p.seenAtMs,
+    txCount: p.txCount,
     payload: Buffer.from(p.blob),
     decodeMs: p.decodeMs,
     skippedStates: p.skippedStates,
@@ -69,7 +72,7 @@ export function unpackBlock(p: PackedBlock): DecodedBlock {
 
 export function replyFor(req: WorkerRequest): { reply: WorkerReply; transfer: ArrayBuffer[] } {
   const value = req.value === null ? null : Buffer.from(req.value.buffer, req.value.byteOffset, req.value.byteLength);
-  const out = decodeMessage(value, req.key);
+  const out = decodeMessage(value, req.key, req.partitions);
   if (!out.ok) return { reply: { id: req.id, ok: false, kind: out.kind, key: out.key, name: out.error.name, message: out.error.message }, transfer: [] };
   const packed = packBlock(out.decoded);
   return { reply: { id: req.id, ok: true, packed }, transfer: [packed.blob] };
@@ -89,10 +92,10 @@ function outcomeOf(reply: WorkerReply): DecodeOutcome {
 export function createDecodePool(workers: number, workerUrl: URL = new URL('./decode-worker.js', import.meta.url)): DecodePool {
   if (workers <= 0) {
     return {
-      async decode(value, key) {
+      async decode(value, key, partitions) {
         // Let socket and compression callbacks run between blocks.
         await new Promise((resolve) => setImmediate(resolve));
-        return decodeMessage(value, key);
+        return decodeMessage(value, key, partitions);
       },
       close: async () => {},
     };
@@ -121,14 +124,14 @@ export function createDecodePool(workers: number, workerUrl: URL = new URL('./de
   const slots: Slot[] = Array.from({ length: workers }, spawnSlot);
 
   return {
-    decode(value, key) {
+    decode(value, key, partitions) {
       const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
       // Copy only this message's bytes (kafkajs hands out views into a whole fetch response).
       const bytes = value === null ? null : new Uint8Array(value);
       return new Promise<DecodeOutcome>((resolve, reject) => {
         slot.pending.set(id, (r) => (r instanceof Error ? reject(r) : resolve(outcomeOf(r))));
-        const req: WorkerRequest = { id, value: bytes, key };
+        const req: WorkerRequest = { id, value: bytes, key, partitions };
         slot.worker.postMessage(req, bytes ? [bytes.buffer] : []);
       });
     },

@@ -1,7 +1,7 @@
-import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, partitionForKey, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
-import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord } from './decode-message.js';
+import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
 import { createDecodePool } from './decode-pool.js';
 import { useFastGzip } from './fast-gzip.js';
 import type { DecoderMetrics } from './metrics.js';
@@ -93,13 +93,9 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   const send = async (topicMessages: TopicMessages[]) => {
     if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, compression, acks: -1 });
   };
-  /** Partition counts of the record topics, read at start; records carry their partition (see partitionForKey). */
-  const partitionCounts = new Map<string, number>();
-  const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => {
-    if (records.length === 0) return [];
-    const n = partitionCounts.get(topic);
-    return [{ topic, messages: n === undefined ? records : records.map((r) => ({ ...r, partition: partitionForKey(r.key, n) })) }];
-  };
+  /** Partition counts of the record topics, read at start: records are bundled per partition. */
+  let partitions: RecordPartitions = { transactions: 1, messages: 1, accountStates: 1 };
+  const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => (records.length === 0 ? [] : [{ topic, messages: records }]);
 
   /** Records first; block metas (and dead letters) only once every record of the chunk is acked. */
   async function publish(chunk: Chunk, source: { topic: string; partition: number }) {
@@ -126,7 +122,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     metrics.produceDuration.observe((performance.now() - started) / 1000);
     for (const b of d) {
       metrics.blocks.inc();
-      metrics.transactions.inc(b.transactions.length);
+      metrics.transactions.inc(b.txCount);
       if (b.mcSeqno > lastMcSeqno) {
         lastMcSeqno = b.mcSeqno;
         metrics.lastMcSeqno.set(b.mcSeqno);
@@ -183,7 +179,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
         rawBytes += messages[i].value?.length ?? 0;
         taken.push(messages[i++]);
       }
-      const outcomes = await Promise.all(taken.map((m) => pool.decode(m.value, m.key?.toString() ?? null)));
+      const outcomes = await Promise.all(taken.map((m) => pool.decode(m.value, m.key?.toString() ?? null, partitions)));
       const chunk: Chunk = { decoded: [], dead: [], lastOffset: taken[0].offset };
       taken.forEach((m, k) => addOutcome(chunk, m, outcomes[k], source));
       await settle();
@@ -202,9 +198,9 @@ export function createDecoder(deps: DecoderDeps): Decoder {
       specs.push({ topic: dlq, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
       const created = await ensureTopics(admin, specs);
       if (created.length > 0) logger.info('created topics', { topics: created });
-      const recordTopics = [topics.transactions, topics.messages, topics.accountStates];
-      const metadata = await admin.fetchTopicMetadata({ topics: recordTopics });
-      for (const t of metadata.topics) partitionCounts.set(t.name, t.partitions.length);
+      const metadata = await admin.fetchTopicMetadata({ topics: [topics.transactions, topics.messages, topics.accountStates] });
+      const count = (topic: string) => metadata.topics.find((t) => t.name === topic)?.partitions.length ?? 1;
+      partitions = { transactions: count(topics.transactions), messages: count(topics.messages), accountStates: count(topics.accountStates) };
       await producer.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: [topics.blocks], fromBeginning: true });

@@ -25,8 +25,12 @@ export type PendingBatch = {
 };
 
 export type Accumulator = {
-  /** Adds a record, or only its position (`null`: an unusable message still has to be committed). */
-  add(item: Item | null, position: Position): void;
+  /**
+   * Adds the records of one Kafka message (a bundle), all into the same batch so its offset is
+   * committed only once all of them are stored; none for an unusable message, whose offset still
+   * has to be committed.
+   */
+  add(items: readonly Item[], position: Position): void;
   readonly records: number;
   /** Messages added since the last take (records plus skipped messages). */
   readonly messages: number;
@@ -47,7 +51,7 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
   let blocks: BlockMark[] = [];
 
   return {
-    add(item, position) {
+    add(items, position) {
       if (messages === 0) firstAtMs = now();
       messages++;
       const key = `${position.topic}\u0000${position.partition}`;
@@ -55,22 +59,23 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
       const end = ends.get(key);
       if (!end) ends.set(key, { topic: position.topic, partition: position.partition, next });
       else if (next > end.next) end.next = next;
-      if (item === null) return;
-      records++;
-      switch (item.kind) {
-        case 'transactions':
-          batch.transactions.push(item.record);
-          break;
-        case 'messages':
-          batch.messages.push(item.record);
-          break;
-        case 'accountStates':
-          batch.accountStates.push(item.record);
-          break;
-        case 'blocks':
-          batch.blocks.push(item.record);
-          blocks.push({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
-          break;
+      records += items.length;
+      for (const item of items) {
+        switch (item.kind) {
+          case 'transactions':
+            batch.transactions.push(item.record);
+            break;
+          case 'messages':
+            batch.messages.push(item.record);
+            break;
+          case 'accountStates':
+            batch.accountStates.push(item.record);
+            break;
+          case 'blocks':
+            batch.blocks.push(item.record);
+            blocks.push({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
+            break;
+        }
       }
     },
     get records() {

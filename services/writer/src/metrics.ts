@@ -23,6 +23,6 @@ export function createWriterMetrics(registry: Registry) {
     consumerLag: new Gauge({ name: 'tonstream_writer_consumer_lag', help: 'Messages between the committed offset and the end of each consumed partition', labelNames: ['topic', 'partition'] as const, registers }),
     clickhouseUp: new Gauge({ name: 'tonstream_writer_clickhouse_up', help: '1 when the last ClickHouse write succeeded, 0 while retrying', registers }),
     retries: new Counter({ name: 'tonstream_writer_write_retries_total', help: 'Failed ClickHouse write attempts that were retried', registers }),
-    invalid: new Counter({ name: 'tonstream_writer_invalid_messages_total', help: 'Consumed messages that were not a usable record (skipped and committed), by topic', labelNames: ['topic'] as const, registers }),
+    invalid: new Counter({ name: 'tonstream_writer_invalid_records_total', help: 'Consumed records (or messages without a value) that were not usable: skipped and committed, by topic', labelNames: ['topic'] as const, registers }),
   };
 }

@@ -39,11 +39,11 @@ const REQUIRED: Record<ItemKind, string[]> = {
 
 type Headers = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 
-export function parseItem(kind: ItemKind, value: Buffer | null, headers: Headers = {}): Item {
-  if (value === null) throw new InvalidRecordError(`${kind} message has no value`);
+/** Reads one record: a line of a bundle (`bundleLines`), with its message's headers. */
+export function parseItem(kind: ItemKind, json: string, headers: Headers = {}): Item {
   let record: Record<string, unknown>;
   try {
-    record = JSON.parse(value.toString('utf8'));
+    record = JSON.parse(json);
   } catch (err) {
     throw new InvalidRecordError(`${kind} message is not JSON: ${(err as Error).message}`);
   }

@@ -23,8 +23,8 @@ export type SinkOptions = {
 };
 
 export type Sink = {
-  /** Adds a consumed record (or `null` for an unusable message, whose offset still gets committed). */
-  add(item: Item | null, position: Position): void;
+  /** Adds the records of one consumed message (none for an unusable message, whose offset still gets committed). */
+  add(items: readonly Item[], position: Position): void;
   /** False while a full batch waits for a write slot: the consumer should stop adding. */
   hasRoom(): boolean;
   /** Resolves when there is room (or the sink failed), heartbeating meanwhile. */
@@ -111,9 +111,9 @@ export function createSink(options: SinkOptions): Sink {
   const hasRoom = () => failed || acc.records < options.batchRecords;
 
   return {
-    add(item, position) {
+    add(items, position) {
       if (failed) return;
-      acc.add(item, position);
+      acc.add(items, position);
       if (acc.records >= options.batchRecords) pump();
       else armTimer();
     },

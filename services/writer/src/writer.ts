@@ -1,11 +1,11 @@
-import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { bundleLines, CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
 import type { WriterMetrics } from './metrics.js';
-import { InvalidRecordError, parseItem, topicKinds } from './records.js';
+import { InvalidRecordError, type Item, parseItem, topicKinds } from './records.js';
 import { DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
 import { createSink } from './sink.js';
 
@@ -129,16 +129,24 @@ export function createWriter(deps: WriterDeps): Writer {
       if (!sink.hasRoom()) await sink.waitForRoom(heartbeat);
       if (stopping || sink.failed) return;
       const position = { topic: batch.topic, partition: batch.partition, offset: message.offset };
-      try {
-        const item = parseItem(kind, message.value, message.headers);
-        if (item.kind === 'blocks') chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
-        sink.add(item, position);
-      } catch (err) {
-        if (!(err instanceof InvalidRecordError)) throw err;
-        metrics.invalid.inc({ topic: batch.topic });
-        logger.error('skipping a message that is not a usable record', { ...position, err: err.message });
-        sink.add(null, position);
+      const items: Item[] = [];
+      // A bundle's records are read one by one: one bad record is skipped (and counted), not its neighbours.
+      for (const line of message.value === null ? [] : bundleLines(message.value)) {
+        try {
+          const item = parseItem(kind, line, message.headers);
+          if (item.kind === 'blocks') chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
+          items.push(item);
+        } catch (err) {
+          if (!(err instanceof InvalidRecordError)) throw err;
+          metrics.invalid.inc({ topic: batch.topic });
+          logger.error('skipping a record that is not usable', { ...position, err: err.message });
+        }
       }
+      if (message.value === null) {
+        metrics.invalid.inc({ topic: batch.topic });
+        logger.error('skipping a message without a value', position);
+      }
+      sink.add(items, position);
       // Moves the fetch position only; offsets are committed by the sink once ClickHouse has the rows.
       resolveOffset(message.offset);
     }
