@@ -24,7 +24,7 @@ import { createInterface } from 'node:readline';
 import { decodeBlock } from '@tonstream/block';
 import { blockKey, createKafka, encodeRawBlock, ensureTopics, MAX_MESSAGE_BYTES, topicNames, topicSpecs } from '@tonstream/bus';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
-import { batchRows, createStore, emptyBatch, migrate, TABLES, type Store, type TableName } from '@tonstream/store';
+import { batchRows, createStore, migrate, recordBatch, TABLES, type Store, type TableName } from '@tonstream/store';
 import { Partitioners } from 'kafkajs';
 import { freePort, ROOT } from '../support/processes.js';
 
@@ -41,7 +41,7 @@ const TX_PER_COPY = fixtures.reduce((n, f) => n + f.records.transactions.length,
 const MSG_PER_COPY = fixtures.reduce((n, f) => n + f.records.messages.length, 0);
 const BLOCKS_PER_COPY = fixtures.length;
 /** Rows one copy puts in each table, and what FINAL must leave of any number of copies. */
-const oneCopy = batchRows({ ...emptyBatch(), blocks: fixtures.map((f) => f.records.block), transactions: fixtures.flatMap((f) => f.records.transactions), messages: fixtures.flatMap((f) => f.records.messages) });
+const oneCopy = batchRows(recordBatch({ blocks: fixtures.map((f) => f.records.block), transactions: fixtures.flatMap((f) => f.records.transactions), messages: fixtures.flatMap((f) => f.records.messages) }));
 const ROWS_PER_COPY = Object.fromEntries(TABLES.map((t) => [t, oneCopy[t].length])) as Record<TableName, number>;
 ROWS_PER_COPY.account_states_latest = fixtures.reduce((n, f) => n + f.raw.account_states.length, 0);
 const FINAL_ROWS: Partial<Record<TableName, number>> = {

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '@tonstream/block';
 import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, migrate, type Store, writeBatch } from '@tonstream/store';
+import { createStore, migrate, recordBatch, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
 
@@ -39,7 +39,7 @@ describe('api skeleton on the real ClickHouse', () => {
 
     const files = ['mc_-1_8000000000000000_17734191.boc', 'mc_-1_8000000000000000_46991999_keyblock.boc', 'mc_-1_8000000000000000_24374597.boc'];
     const blocks = files.map((f) => decodeBlock(readFileSync(join(BLOCKS, f))).block);
-    await writeBatch(store, { blocks, transactions: [], messages: [], accountStates: [] });
+    await writeBatch(store, recordBatch({ blocks }));
 
     const res = await fetch(`${base}/api/v3/masterchainInfo`);
     expect(res.status).toBe(200);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '@tonstream/block';
-import { createStore, migrate, type RecordBatch, type Store, StoreError, str, TABLES, writeBatch } from '@tonstream/store';
+import { createStore, migrate, recordBatch, type RecordBatch, type Store, StoreError, str, TABLES, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 function batchOf(bytes: Buffer): RecordBatch {
   const r = decodeBlock(bytes, { mcSeqno: 66519406 });
-  return { blocks: [r.block], transactions: r.transactions, messages: r.messages, accountStates: [] };
+  return recordBatch({ blocks: [r.block], transactions: r.transactions, messages: r.messages });
 }
 
 describe('store on the real ClickHouse', () => {
@@ -45,14 +45,15 @@ describe('store on the real ClickHouse', () => {
     expect(Number(dedup[0].c)).toBe(269);
 
     const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions_by_hash FINAL ORDER BY hash`);
-    expect(hashes.map((h) => h.hash)).toEqual(batch.transactions.map((t) => t.hash).sort());
+    expect(hashes.map((h) => h.hash)).toEqual(batch.transactions.map((t) => t.record.hash).sort());
     const msgs = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.messages FINAL`);
-    expect(Number(msgs[0].c)).toBe(new Set(batch.messages.map((m) => `${m.hash}|${m.direction}|${m.tx_hash}`)).size);
+    expect(Number(msgs[0].c)).toBe(new Set(batch.messages.map(({ record: m }) => `${m.hash}|${m.direction}|${m.tx_hash}`)).size);
 
-    // The stored record is the decoder's record, exactly.
+    // The stored record is the JSON text the batch carried, exactly.
     const tx = batch.transactions[17];
-    const rows = await store.query<{ record: string }>(`SELECT record FROM ${database}.transactions FINAL WHERE account = ${str(tx.account)} AND lt = ${tx.lt}`);
-    expect(JSON.parse(rows[0].record)).toMatchObject({ hash: tx.hash, lt: tx.lt, description: tx.description, total_fees: tx.total_fees });
+    const rows = await store.query<{ record: string }>(`SELECT record FROM ${database}.transactions FINAL WHERE account = ${str(tx.record.account)} AND lt = ${tx.record.lt}`);
+    expect(rows[0].record).toBe(tx.json);
+    expect(JSON.parse(rows[0].record)).toMatchObject({ hash: tx.record.hash, lt: tx.record.lt, description: tx.record.description, out_msgs: tx.record.out_msgs.map((m) => ({ hash: m.hash })) });
   });
 
   it('keeps the newest account state per account', async () => {
@@ -61,8 +62,8 @@ describe('store on the real ClickHouse', () => {
       { ...base, balance: '10', last_trans_lt: '200' },
       { ...base, balance: '5', last_trans_lt: '100' },
     ];
-    await writeBatch(store, { blocks: [], transactions: [], messages: [], accountStates: states });
-    await writeBatch(store, { blocks: [], transactions: [], messages: [], accountStates: [states[1]] });
+    await writeBatch(store, recordBatch({ accountStates: states }));
+    await writeBatch(store, recordBatch({ accountStates: [states[1]] }));
     const rows = await store.query<{ balance: string }>(`SELECT balance FROM ${database}.account_states_latest FINAL WHERE account = '0:AA'`);
     expect(rows).toEqual([{ balance: '10' }]);
   });
@@ -73,7 +74,7 @@ describe('store on the real ClickHouse', () => {
     expect(rows[0].s).toBe(nasty);
     // And through an insert (TabSeparated), in a plain column and inside the record JSON.
     const state = { account: nasty, account_state_hash: 'h', extra_currencies: {}, status: 'active' as const, frozen_hash: null, code_hash: 'c\\d', data_hash: null, code_boc: null, data_boc: null, last_trans_lt: '1', last_trans_hash: 'x\ty', mc_block_seqno: 1, gen_utime: 1, balance: '1' };
-    await writeBatch(store, { blocks: [], transactions: [], messages: [], accountStates: [state] });
+    await writeBatch(store, recordBatch({ accountStates: [state] }));
     const back = await store.query<{ account: string; last_trans_hash: string; record: string }>(`SELECT account, last_trans_hash, record FROM ${database}.account_states_latest FINAL WHERE account = ${str(nasty)}`);
     expect(back).toHaveLength(1);
     expect(back[0].account).toBe(nasty);

@@ -12,6 +12,7 @@ export * from './tlb/msg-descr.js';
 export * from './tlb/hashmap.js';
 export { decodeBlock, blockRecords, messageRecord, shardHex, toBase64, type DecodeOptions } from './normalize/normalize-block.js';
 export type * from './normalize/records.js';
+export { transactionRow, isTransactionRow } from './normalize/records.js';
 export { writeBoc, type RawCell } from './boc/write-boc.js';
 export { partBoc, partIdentity, hashCell, type CellPart, type HashAndDepth } from './boc/subtree.js';
 export { Cell, MAX_CELL_BITS, MAX_CELL_REFS, MAX_CELL_DEPTH, type CellType } from './build/cell.js';

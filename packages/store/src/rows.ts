@@ -1,20 +1,37 @@
-import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/block';
+import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/block';
 import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 
 /** A table row: flat scalars keyed by column name. */
 export type Row = Record<string, TsvValue>;
 
+/**
+ * A record and the JSON text its table's `record` column keeps (what the API serves). The writer
+ * passes on the text it consumed instead of serializing the record again.
+ */
+export type Stored<T> = { record: T; json: string };
+
 /** What one write carries: records as the decoder publishes them. */
 export type RecordBatch = {
-  blocks: BlockRecord[];
-  transactions: TransactionRow[];
-  messages: MessageRow[];
-  accountStates: AccountStateRecord[];
+  blocks: Stored<BlockRecord>[];
+  transactions: Stored<TransactionRow>[];
+  messages: Stored<MessageRow>[];
+  accountStates: Stored<AccountStateRecord>[];
 };
 
 export function emptyBatch(): RecordBatch {
   return { blocks: [], transactions: [], messages: [], accountStates: [] };
+}
+
+/** A batch of plain records (e.g. from decodeBlock); transactions are stored with their messages by hash. */
+export function recordBatch(records: { blocks?: BlockRecord[]; transactions?: TransactionRow[]; messages?: MessageRow[]; accountStates?: AccountStateRecord[] }): RecordBatch {
+  const stored = <T>(record: T): Stored<T> => ({ record, json: JSON.stringify(record) });
+  return {
+    blocks: (records.blocks ?? []).map(stored),
+    transactions: (records.transactions ?? []).map((t) => stored(transactionRow(t))),
+    messages: (records.messages ?? []).map(stored),
+    accountStates: (records.accountStates ?? []).map(stored),
+  };
 }
 
 /** Table rows for a batch: main tables plus their lookup tables. */
@@ -29,7 +46,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     messages_by_account: [],
     account_states_latest: [],
   };
-  for (const b of batch.blocks) {
+  for (const { record: b, json } of batch.blocks) {
     const shard = BigInt('0x' + b.shard).toString();
     rows.blocks.push({
       workchain: b.workchain,
@@ -42,11 +59,11 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       start_lt: b.start_lt,
       end_lt: b.end_lt,
       tx_count: b.tx_count,
-      record: JSON.stringify(b),
+      record: json,
     });
     rows.blocks_by_mc_seqno.push({ mc_block_seqno: b.mc_block_seqno ?? 0, workchain: b.workchain, shard, seqno: b.seqno });
   }
-  for (const t of batch.transactions) {
+  for (const { record: t, json } of batch.transactions) {
     const mc = t.mc_block_seqno ?? 0;
     rows.transactions.push({
       account: t.account,
@@ -65,12 +82,12 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       in_msg_hash: t.in_msg?.hash ?? '',
       out_msg_count: t.out_msgs.length,
       // Messages live in their own table; the API joins them back.
-      record: JSON.stringify({ ...t, in_msg: t.in_msg ? { hash: t.in_msg.hash } : null, out_msgs: t.out_msgs.map((m) => ({ hash: m.hash })) }),
+      record: json,
     });
     rows.transactions_by_hash.push({ hash: t.hash, account: t.account, lt: t.lt });
     rows.transactions_by_mc_seqno.push({ mc_block_seqno: mc, lt: t.lt, account: t.account, hash: t.hash });
   }
-  for (const m of batch.messages) {
+  for (const { record: m, json } of batch.messages) {
     rows.messages.push({
       hash: m.hash,
       direction: m.direction,
@@ -86,14 +103,14 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       created_at: m.created_at === null ? 0 : Number(m.created_at),
       body_hash: m.message_content.hash,
       hash_norm: m.hash_norm ?? '',
-      record: JSON.stringify(m),
+      record: json,
     });
     // Each side of the message gets a row for its account's history.
     const lt = m.created_lt ?? m.tx_lt;
     const account = m.direction === 'in' ? m.destination : m.source;
     if (account) rows.messages_by_account.push({ account, created_lt: lt, hash: m.hash, direction: m.direction, tx_hash: m.tx_hash });
   }
-  for (const s of batch.accountStates) {
+  for (const { record: s, json } of batch.accountStates) {
     rows.account_states_latest.push({
       account: s.account,
       last_trans_lt: s.last_trans_lt,
@@ -106,7 +123,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       frozen_hash: s.frozen_hash ?? '',
       mc_block_seqno: s.mc_block_seqno ?? 0,
       gen_utime: s.gen_utime,
-      record: JSON.stringify(s),
+      record: json,
     });
   }
   return rows;

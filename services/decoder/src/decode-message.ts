@@ -1,4 +1,4 @@
-import { accountStateRecord, type AccountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, type TransactionRow } from '@tonstream/block';
+import { accountStateRecord, type AccountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, transactionRow } from '@tonstream/block';
 import { blockKey, bundleByPartition, CodecError, decodeRawBlock, type KeyedRecord } from '@tonstream/bus';
 
 /**
@@ -70,10 +70,7 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null, par
       }
     }
     // Messages travel once, on the messages topic; a transaction names its messages by hash (TransactionRow).
-    const txs: KeyedRecord[] = records.transactions.map((t) => {
-      const row: TransactionRow = { ...t, in_msg: t.in_msg && { hash: t.in_msg.hash }, out_msgs: t.out_msgs.map((m) => ({ hash: m.hash })) };
-      return { key: t.account, json: JSON.stringify(row) };
-    });
+    const txs: KeyedRecord[] = records.transactions.map((t) => ({ key: t.account, json: JSON.stringify(transactionRow(t)) }));
     const msgs: KeyedRecord[] = records.messages.map((m) => ({ key: m.hash, json: JSON.stringify(m) }));
     const sts: KeyedRecord[] = states.map((st) => ({ key: st.account, json: JSON.stringify(st) }));
     const groups = [bundleByPartition(txs, partitions.transactions), bundleByPartition(msgs, partitions.messages), bundleByPartition(sts, partitions.accountStates)];

@@ -63,16 +63,16 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
       for (const item of items) {
         switch (item.kind) {
           case 'transactions':
-            batch.transactions.push(item.record);
+            batch.transactions.push(item);
             break;
           case 'messages':
-            batch.messages.push(item.record);
+            batch.messages.push(item);
             break;
           case 'accountStates':
-            batch.accountStates.push(item.record);
+            batch.accountStates.push(item);
             break;
           case 'blocks':
-            batch.blocks.push(item.record);
+            batch.blocks.push(item);
             blocks.push({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
             break;
         }

@@ -1,27 +1,34 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeBlock, type TransactionRow } from '@tonstream/block';
+import { decodeBlock, isTransactionRow, transactionRow } from '@tonstream/block';
 import { topicNames } from '@tonstream/bus';
-import { batchRows, emptyBatch } from '@tonstream/store';
+import { batchRows, emptyBatch, recordBatch } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { createAccumulator } from './accumulator.js';
-import { InvalidRecordError, parseItem, topicKinds } from './records.js';
+import { InvalidRecordError, type Item, parseItem, topicKinds } from './records.js';
 
 const block = { workchain: 0, shard: '8000000000000000', seqno: 9, root_hash: 'r', gen_utime: '1', mc_block_seqno: 77 };
 
 describe('parseItem()', () => {
   it('reads a block meta with seen_at_ms from its header', () => {
     const item = parseItem('blocks', JSON.stringify(block), { seen_at_ms: Buffer.from('1700000000000') });
-    expect(item).toEqual({ kind: 'blocks', record: block, seenAtMs: 1_700_000_000_000 });
+    expect(item).toEqual({ kind: 'blocks', record: block, json: JSON.stringify(block), seenAtMs: 1_700_000_000_000 });
     expect(parseItem('blocks', JSON.stringify(block))).toMatchObject({ seenAtMs: null });
   });
 
-  it('keeps only the message hashes of a transaction; the rows the store builds are unchanged', () => {
+  it('stores the consumed JSON text as it is', () => {
     const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
-    const slim = transactions.map((t) => parseItem('transactions', JSON.stringify(t)).record as TransactionRow);
-    expect(slim[0].out_msgs.every((m) => Object.keys(m).join() === 'hash')).toBe(true);
-    expect(slim.filter((t) => t.in_msg !== null).every((t) => Object.keys(t.in_msg!).join() === 'hash')).toBe(true);
-    expect(batchRows({ ...emptyBatch(), transactions: slim })).toEqual(batchRows({ ...emptyBatch(), transactions }));
+    const line = JSON.stringify(transactionRow(transactions[3]));
+    expect(parseItem('transactions', line)).toMatchObject({ kind: 'transactions', json: line, record: { hash: transactions[3].hash } });
+  });
+
+  it('cuts a transaction with embedded messages down to their hashes; the rows the store builds are unchanged', () => {
+    const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
+    const items = transactions.map((t) => parseItem('transactions', JSON.stringify(t)) as Extract<Item, { kind: 'transactions' }>);
+    expect(items[0].record.out_msgs.every((m) => Object.keys(m).join() === 'hash')).toBe(true);
+    expect(items.filter((t) => t.record.in_msg !== null).every((t) => Object.keys(t.record.in_msg!).join() === 'hash')).toBe(true);
+    expect(items.every((t) => isTransactionRow(JSON.parse(t.json)))).toBe(true);
+    expect(batchRows({ ...emptyBatch(), transactions: items })).toEqual(batchRows(recordBatch({ transactions })));
   });
 
   it('rejects what is not the topic\'s record with InvalidRecordError', () => {

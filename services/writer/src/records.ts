@@ -1,13 +1,13 @@
-import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/block';
+import { type AccountStateRecord, type BlockRecord, isTransactionRow, type MessageRow, transactionRow, type TransactionRow } from '@tonstream/block';
 import type { Topics } from '@tonstream/bus';
 
-/** A decoded record as consumed from one of the decoder's topics. */
+/** A decoded record as consumed from one of the decoder's topics, with the JSON text to store. */
 export type Item =
-  | { kind: 'transactions'; record: TransactionRow }
-  | { kind: 'messages'; record: MessageRow }
-  | { kind: 'accountStates'; record: AccountStateRecord }
+  | { kind: 'transactions'; record: TransactionRow; json: string }
+  | { kind: 'messages'; record: MessageRow; json: string }
+  | { kind: 'accountStates'; record: AccountStateRecord; json: string }
   /** A block's meta; `seenAtMs` (header `seen_at_ms`) is when the fetcher first saw its masterchain block. */
-  | { kind: 'blocks'; record: BlockRecord; seenAtMs: number | null };
+  | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null };
 
 export type ItemKind = Item['kind'];
 
@@ -50,22 +50,18 @@ export function parseItem(kind: ItemKind, json: string, headers: Headers = {}): 
   if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new InvalidRecordError(`${kind} message is not a JSON object`);
   const missing = REQUIRED[kind].filter((f) => record[f] === undefined);
   if (missing.length > 0) throw new InvalidRecordError(`${kind} record lacks ${missing.join(', ')}`);
-  if (kind === 'transactions') return { kind, record: withMessageHashesOnly(record as TransactionRow) };
+  if (kind === 'transactions') {
+    const t = record as TransactionRow;
+    if (isTransactionRow(t)) return { kind, record: t, json };
+    // Stored with its messages by hash: they have their own table (older decoders embedded them).
+    const row = transactionRow(t);
+    return { kind, record: row, json: JSON.stringify(row) };
+  }
   if (kind === 'blocks') {
     const seen = Number(header(headers, 'seen_at_ms'));
-    return { kind, record: record as BlockRecord, seenAtMs: Number.isFinite(seen) && seen > 0 ? seen : null };
+    return { kind, record: record as BlockRecord, json, seenAtMs: Number.isFinite(seen) && seen > 0 ? seen : null };
   }
-  return { kind, record } as Item;
-}
-
-/**
- * The store keeps a transaction's messages in the messages table (from the messages topic) and only
- * their hashes with the transaction. The decoder publishes them so; records from older decoders that
- * embedded whole messages are cut down here, keeping batches that wait for ClickHouse small.
- */
-function withMessageHashesOnly(t: TransactionRow): TransactionRow {
-  const hashOnly = (m: { hash: string }) => ({ hash: m.hash });
-  return { ...t, in_msg: t.in_msg ? hashOnly(t.in_msg) : null, out_msgs: t.out_msgs.map(hashOnly) };
+  return { kind, record, json } as Item;
 }
 
 function header(headers: Headers, name: string): string | undefined {

@@ -39,7 +39,7 @@ function harness(overrides: Partial<SinkOptions> = {}) {
   return { sink, writes, events, commits, fatal };
 }
 
-const tx = (n: number): Item => ({ kind: 'transactions', record: { hash: `h${n}` } as TransactionRow });
+const tx = (n: number): Item => ({ kind: 'transactions', record: { hash: `h${n}` } as TransactionRow, json: `{"hash":"h${n}"}` });
 const at = (topic: string, partition: number, offset: number) => ({ topic, partition, offset: String(offset) });
 const settle = () => new Promise((r) => setImmediate(r));
 

@@ -209,3 +209,14 @@ export type MessageRef = { hash: string };
  * travel and are stored once, as `MessageRow`s. A full `TransactionRecord` is also a valid row.
  */
 export type TransactionRow = Omit<TransactionRecord, 'in_msg' | 'out_msgs'> & { in_msg: MessageRef | null; out_msgs: MessageRef[] };
+
+/** The row form of a transaction: its messages cut down to their hashes. */
+export function transactionRow(t: TransactionRow): TransactionRow {
+  return { ...t, in_msg: t.in_msg && { hash: t.in_msg.hash }, out_msgs: t.out_msgs.map((m) => ({ hash: m.hash })) };
+}
+
+/** True when a transaction names its messages by hash only, as `transactionRow` leaves it. */
+export function isTransactionRow(t: TransactionRow): boolean {
+  const refOnly = (m: object) => Object.keys(m).length === 1;
+  return (t.in_msg === null || refOnly(t.in_msg)) && t.out_msgs.every(refOnly);
+}
