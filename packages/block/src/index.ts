@@ -1,4 +1,5 @@
 export { parseBoc } from './boc/parse-boc.js';
+export { crc32c } from './boc/crc32c.js';
 export { CellTable, ORDINARY, PRUNED_BRANCH, LIBRARY, MERKLE_PROOF, MERKLE_UPDATE } from './boc/cells.js';
 export { Slice } from './boc/slice.js';
 export { BocError, TlbError } from './boc/errors.js';

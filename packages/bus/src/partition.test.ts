@@ -6,7 +6,7 @@ import { murmur2, partitionForKey } from './partition.js';
 describe('partitionForKey()', () => {
   it('matches kafkajs DefaultPartitioner for keys of every length mod 4 and several partition counts', () => {
     const kafkajs = Partitioners.DefaultPartitioner();
-    const keys = ['', 'a', 'ab', 'abc', '0:8000000000000000:42', '0:' + 'AB'.repeat(32), 'ü✓🚀', ...Array.from({ length: 300 }, (_, i) => randomBytes(i % 61).toString('base64'))];
+    const keys = ['', 'a', 'ab', 'abc', '0:8000000000000000:42', '0:' + 'AB'.repeat(32), 'ü✓🚀', 'ü'.repeat(300), 'abc', ...Array.from({ length: 300 }, (_, i) => randomBytes(i % 61).toString('base64'))];
     for (const partitions of [1, 3, 4, 16]) {
       const partitionMetadata = Array.from({ length: partitions }, (_, i) => ({ partitionId: i, leader: 0, partitionErrorCode: 0, replicas: [0], isr: [0] }));
       for (const key of keys) {

@@ -8,9 +8,8 @@
 const SEED = 0x9747b28c;
 const M = 0x5bd1e995;
 
-/** murmur2 of `data`, as a signed 32-bit integer (what Kafka's Java client returns). */
-export function murmur2(data: Uint8Array): number {
-  const length = data.length;
+/** murmur2 of the first `length` bytes of `data`, as a signed 32-bit integer (what Kafka's Java client returns). */
+export function murmur2(data: Uint8Array, length = data.length): number {
   let h = SEED ^ length;
   const tail = length & ~3;
   for (let i = 0; i < tail; i += 4) {
@@ -31,8 +30,14 @@ export function murmur2(data: Uint8Array): number {
   return h | 0;
 }
 
+/** Keys are encoded here rather than into a new buffer each: the decoder partitions every record. */
+let scratch = Buffer.allocUnsafe(256);
+
 /** The partition Kafka's default partitioner picks for `key` (UTF-8) among `partitions`. */
 export function partitionForKey(key: string | Uint8Array, partitions: number): number {
-  const bytes = typeof key === 'string' ? Buffer.from(key, 'utf8') : key;
-  return (murmur2(bytes) & 0x7fffffff) % partitions;
+  if (typeof key !== 'string') return (murmur2(key) & 0x7fffffff) % partitions;
+  // A UTF-16 code unit takes at most 3 UTF-8 bytes, so the key always fits whole.
+  if (scratch.length < key.length * 3) scratch = Buffer.allocUnsafe(key.length * 3);
+  const length = scratch.write(key, 0, 'utf8');
+  return (murmur2(scratch, length) & 0x7fffffff) % partitions;
 }
