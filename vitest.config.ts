@@ -3,13 +3,17 @@ import { defineConfig } from 'vitest/config';
 // Two suites: `unit` (pure logic, no servers, beside the code) and `integration` (real Kafka,
 // ClickHouse and Redis started by deploy/local/services.sh). Workspace packages resolve to their
 // TypeScript sources through the `tonstream-source` export condition, so tests need no build.
+// Tests run in Vite's server (ssr) environment, which takes its conditions from `ssr.resolve`: with
+// `resolve` alone, an import of one workspace package from another's source fell through to dist/.
 const resolve = { conditions: ['tonstream-source'] };
+const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
 
 export default defineConfig({
   test: {
     projects: [
       {
         resolve,
+        ssr,
         test: {
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'test/unit/**/*.test.ts'],
@@ -18,6 +22,7 @@ export default defineConfig({
       },
       {
         resolve,
+        ssr,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
