@@ -32,6 +32,7 @@ const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',')
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
 /** Times the 12 fixture blocks are replayed; 30 copies = 62,970 transactions per stage. */
 const COPIES = Number(process.env.BENCH_COPIES ?? 30);
+const WARMUP_COPIES = Number(process.env.BENCH_WARMUP_COPIES ?? 10);
 /** The throughput the pipeline is meant to sustain end to end on a 2-core machine. */
 const TARGET_TX_PER_S = 5_000;
 const STAGE_TIMEOUT_MS = Number(process.env.BENCH_STAGE_TIMEOUT_MS ?? 300_000);
@@ -124,13 +125,13 @@ async function prepareDatabase(database: string): Promise<Store> {
 }
 
 /** Exactly copies x the rows of one copy in every table (merges are stopped), and one copy under FINAL. */
-async function verify(store: Store): Promise<Record<string, number>> {
+async function verify(store: Store, copies = COPIES): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   const problems: string[] = [];
   for (const t of TABLES) {
     const [raw] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${store.database}.${t}`);
     out[t] = Number(raw.c);
-    if (out[t] !== COPIES * ROWS_PER_COPY[t]) problems.push(`${t}: ${out[t]} rows, want ${COPIES} x ${ROWS_PER_COPY[t]}`);
+    if (out[t] !== copies * ROWS_PER_COPY[t]) problems.push(`${t}: ${out[t]} rows, want ${copies} x ${ROWS_PER_COPY[t]}`);
     const want = FINAL_ROWS[t];
     if (want === undefined) continue;
     const [fin] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${store.database}.${t} FINAL`);
@@ -176,31 +177,70 @@ function cpuSince(before: Record<string, number | null>): Record<string, number 
   return Object.fromEntries(Object.entries(now).map(([k, v]) => [k, v === null || before[k] === null ? null : Number((v - before[k]!).toFixed(2))]));
 }
 
+/** Rows the writer reports once `copies` copies are stored. */
+async function writerDone(w: Service, copies: number): Promise<boolean> {
+  return (
+    (await w.metric('tonstream_writer_rows_total', ['table', 'transactions'])) >= copies * TX_PER_COPY &&
+    (await w.metric('tonstream_writer_rows_total', ['table', 'messages'])) >= copies * MSG_PER_COPY &&
+    (await w.metric('tonstream_writer_rows_total', ['table', 'blocks'])) >= copies * BLOCKS_PER_COPY
+  );
+}
+
 async function main() {
   const kafka = createKafka({ brokers: KAFKA_BROKERS, clientId: `bench-${runId}` });
   const admin = kafka.admin();
   await admin.connect();
   const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
   await producer.connect();
-  const stagePrefix = `bench_${runId}_stages_`;
-  const e2ePrefix = `bench_${runId}_e2e_`;
-  const databases = [`bench_${runId}_writer`, `bench_${runId}_e2e`];
   const stores: Store[] = [];
   const services: Service[] = [];
+
+  /** Topics under `prefix` holding `copies` copies of the raw fixture blocks. */
+  async function rawBlocks(prefix: string, copies: number) {
+    const topics = topicNames(prefix);
+    const specs = topicSpecs(topics);
+    specs.push({ topic: `${topics.blocks}.dlq`, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
+    await ensureTopics(admin, specs);
+    const messages = fixtures.map((f) => ({ key: blockKey(f.raw), value: encodeRawBlock(f.raw) }));
+    for (let c = 0; c < copies; c++) await producer.send({ topic: topics.blocks, messages });
+  }
+
+  /** The decoder and the writer together on `prefix` into a fresh database; verified. */
+  async function endToEnd(prefix: string, database: string, copies: number) {
+    const store = await prepareDatabase(database);
+    stores.push(store);
+    const w = await startService('writer', { KAFKA_TOPIC_PREFIX: prefix, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database });
+    services.push(w);
+    await w.joinedAt;
+    const d = await startService('decoder', { KAFKA_TOPIC_PREFIX: prefix });
+    services.push(d);
+    const start = await d.joinedAt;
+    const cpu0 = { decoder: await d.metric('tonstream_process_cpu_seconds_total'), writer: await w.metric('tonstream_process_cpu_seconds_total') };
+    const servers0 = serverCpu();
+    const end = await waitUntil('the pipeline', () => writerDone(w, copies));
+    const cpu = {
+      decoder: (await d.metric('tonstream_process_cpu_seconds_total')) - cpu0.decoder,
+      writer: (await w.metric('tonstream_process_cpu_seconds_total')) - cpu0.writer,
+      ...cpuSince(servers0),
+    };
+    await Promise.all([d.stop(), w.stop()]);
+    return { start, end, cpu, rows: await verify(store, copies) };
+  }
+
   try {
     const loadBefore = loadavg()[0];
     const decodeOnly = decodeBaseline();
 
-    // Raw blocks for both runs, before any clock starts.
-    for (const prefix of [stagePrefix, e2ePrefix]) {
-      const topics = topicNames(prefix);
-      const specs = topicSpecs(topics);
-      specs.push({ topic: `${topics.blocks}.dlq`, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
-      await ensureTopics(admin, specs);
-      const messages = fixtures.map((f) => ({ key: blockKey(f.raw), value: encodeRawBlock(f.raw) }));
-      for (let c = 0; c < COPIES; c++) await producer.send({ topic: topics.blocks, messages });
-    }
+    const warmupPrefix = `bench_${runId}_warmup_`;
+    const stagePrefix = `bench_${runId}_stages_`;
+    const e2ePrefix = `bench_${runId}_e2e_`;
+    // Raw blocks for every run, before any clock starts.
+    await rawBlocks(warmupPrefix, WARMUP_COPIES);
+    await rawBlocks(stagePrefix, COPIES);
+    await rawBlocks(e2ePrefix, COPIES);
     const totalTx = COPIES * TX_PER_COPY;
+
+    const warmup = WARMUP_COPIES > 0 ? await endToEnd(warmupPrefix, `bench_${runId}_warmup`, WARMUP_COPIES) : undefined;
 
     // Stage 1: the decoder alone.
     const decoder = await startService('decoder', { KAFKA_TOPIC_PREFIX: stagePrefix });
@@ -213,41 +253,20 @@ async function main() {
     await decoder.stop();
 
     // Stage 2: the writer alone, on what the decoder published.
-    const writerStore = await prepareDatabase(databases[0]);
+    const writerStore = await prepareDatabase(`bench_${runId}_writer`);
     stores.push(writerStore);
-    const writer = await startService('writer', { KAFKA_TOPIC_PREFIX: stagePrefix, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: databases[0] });
+    const writer = await startService('writer', { KAFKA_TOPIC_PREFIX: stagePrefix, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: writerStore.database });
     services.push(writer);
     const w0 = await writer.joinedAt;
     const wCpu0 = await writer.metric('tonstream_process_cpu_seconds_total');
     const wServers = serverCpu();
-    const writerDone = async (w: Service) =>
-      (await w.metric('tonstream_writer_rows_total', ['table', 'transactions'])) >= totalTx &&
-      (await w.metric('tonstream_writer_rows_total', ['table', 'messages'])) >= COPIES * MSG_PER_COPY &&
-      (await w.metric('tonstream_writer_rows_total', ['table', 'blocks'])) >= COPIES * BLOCKS_PER_COPY;
-    const w1 = await waitUntil('the writer', () => writerDone(writer));
+    const w1 = await waitUntil('the writer', () => writerDone(writer, COPIES));
     const writerCpu = { writer: (await writer.metric('tonstream_process_cpu_seconds_total')) - wCpu0, ...cpuSince(wServers) };
     await writer.stop();
     const writerRows = await verify(writerStore);
 
     // Stage 3: end to end, both running on fresh topics and a fresh database.
-    const e2eStore = await prepareDatabase(databases[1]);
-    stores.push(e2eStore);
-    const w = await startService('writer', { KAFKA_TOPIC_PREFIX: e2ePrefix, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: databases[1] });
-    services.push(w);
-    await w.joinedAt;
-    const d = await startService('decoder', { KAFKA_TOPIC_PREFIX: e2ePrefix });
-    services.push(d);
-    const e0 = await d.joinedAt;
-    const eCpu0 = { decoder: await d.metric('tonstream_process_cpu_seconds_total'), writer: await w.metric('tonstream_process_cpu_seconds_total') };
-    const eServers = serverCpu();
-    const e1 = await waitUntil('the pipeline', () => writerDone(w));
-    const cpu = {
-      decoder: (await d.metric('tonstream_process_cpu_seconds_total')) - eCpu0.decoder,
-      writer: (await w.metric('tonstream_process_cpu_seconds_total')) - eCpu0.writer,
-      ...cpuSince(eServers),
-    };
-    await Promise.all([d.stop(), w.stop()]);
-    const e2eRows = await verify(e2eStore);
+    const { start: e0, end: e1, cpu, rows: e2eRows } = await endToEnd(e2ePrefix, `bench_${runId}_e2e`, COPIES);
 
     const s = (a: number, b: number) => (b - a) / 1000;
     console.log(
@@ -255,6 +274,7 @@ async function main() {
         bench: 'pipeline',
         copies: COPIES,
         transactions_per_stage: totalTx,
+        warmup: warmup ? { copies: WARMUP_COPIES, seconds: Number(((warmup.end - warmup.start) / 1000).toFixed(2)), cpu_s: warmup.cpu } : null,
         end_to_end: { tx_per_s: round(totalTx / s(e0, e1)), seconds: Number(s(e0, e1).toFixed(2)), cpu_s: cpu },
         decoder: { tx_per_s: round(totalTx / s(d0, d1)), seconds: Number(s(d0, d1).toFixed(2)), cpu_s: decoderCpu },
         writer: { tx_per_s: round(totalTx / s(w0, w1)), rows_per_s: round(Object.values(writerRows).reduce((n, r) => n + r, 0) / s(w0, w1)), seconds: Number(s(w0, w1).toFixed(2)), cpu_s: writerCpu },

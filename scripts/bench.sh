@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# `npm run --silent bench:*`: install if needed, bring up the servers when the bench needs them
+# (--servers), build, then run each compiled bench file. Only the benches write to stdout (one JSON
+# line each); setup goes to stderr. Servers started here stay up, as after `npm test`.
+# Usage: scripts/bench.sh [--servers] FILE.js...
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. scripts/lib.sh
+
+exec 3>&1 1>&2
+servers=false
+if [[ ${1:-} == --servers ]]; then
+  servers=true
+  shift
+fi
+
+ensure_node_modules
+if $servers; then
+  services up
+  export_service_env
+fi
+npx tsc -b
+for file in "$@"; do node "$file" >&3; done
