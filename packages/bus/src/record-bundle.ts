@@ -10,7 +10,7 @@ import { partitionForKey } from './partition.js';
  */
 export type KeyedRecord = { key: string; json: string };
 
-export type Bundle = { partition: number; records: number; value: string };
+export type Bundle = { partition: number; value: string };
 
 /** Groups records by the partition Kafka's default partitioner picks for their keys, keeping their order. */
 export function bundleByPartition(records: readonly KeyedRecord[], partitions: number): Bundle[] {
@@ -18,7 +18,7 @@ export function bundleByPartition(records: readonly KeyedRecord[], partitions: n
   for (const r of records) lines[partitionForKey(r.key, partitions)].push(r.json);
   const out: Bundle[] = [];
   lines.forEach((l, partition) => {
-    if (l.length > 0) out.push({ partition, records: l.length, value: l.join('\n') });
+    if (l.length > 0) out.push({ partition, value: l.join('\n') });
   });
   return out;
 }

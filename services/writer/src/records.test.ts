@@ -5,7 +5,7 @@ import { topicNames } from '@tonstream/bus';
 import { batchRows, emptyBatch, recordBatch } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { createAccumulator } from './accumulator.js';
-import { InvalidRecordError, type Item, parseItem, topicKinds } from './records.js';
+import { InvalidRecordError, type Item, parseBundle, parseItem, topicKinds } from './records.js';
 
 const block = { workchain: 0, shard: '8000000000000000', seqno: 9, root_hash: 'r', gen_utime: '1', mc_block_seqno: 77 };
 
@@ -29,6 +29,16 @@ describe('parseItem()', () => {
     expect(items.filter((t) => t.record.in_msg !== null).every((t) => Object.keys(t.record.in_msg!).join() === 'hash')).toBe(true);
     expect(items.every((t) => isTransactionRow(JSON.parse(t.json)))).toBe(true);
     expect(batchRows({ ...emptyBatch(), transactions: items })).toEqual(batchRows(recordBatch({ transactions })));
+  });
+
+  it('reads a bundle line by line, skipping a bad line without its neighbours', () => {
+    const other = { ...block, seqno: 10 };
+    const value = Buffer.from([JSON.stringify(block), '{nope', JSON.stringify({ seqno: 1 }), JSON.stringify(other)].join('\n'));
+    const { items, invalid } = parseBundle('blocks', value, { seen_at_ms: '5' });
+    expect(items.map((i) => i.record)).toEqual([block, other]);
+    expect(items.every((i) => i.kind === 'blocks' && i.seenAtMs === 5)).toBe(true);
+    expect(invalid).toEqual([expect.stringContaining('not JSON'), expect.stringContaining('lacks workchain')]);
+    expect(parseBundle('blocks', null)).toEqual({ items: [], invalid: ['blocks message has no value'] });
   });
 
   it('rejects what is not the topic\'s record with InvalidRecordError', () => {

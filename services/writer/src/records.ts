@@ -1,5 +1,5 @@
 import { type AccountStateRecord, type BlockRecord, isTransactionRow, type MessageRow, transactionRow, type TransactionRow } from '@tonstream/block';
-import type { Topics } from '@tonstream/bus';
+import { bundleLines, type Topics } from '@tonstream/bus';
 
 /** A decoded record as consumed from one of the decoder's topics, with the JSON text to store. */
 export type Item =
@@ -39,7 +39,26 @@ const REQUIRED: Record<ItemKind, string[]> = {
 
 type Headers = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
 
-/** Reads one record: a line of a bundle (`bundleLines`), with its message's headers. */
+/**
+ * Reads a consumed message: a bundle of records, one per line. A line that is not a usable record is
+ * reported in `invalid` and skipped without its neighbours; a message without a value has no records.
+ */
+export function parseBundle(kind: ItemKind, value: Buffer | null, headers: Headers = {}): { items: Item[]; invalid: string[] } {
+  if (value === null) return { items: [], invalid: [`${kind} message has no value`] };
+  const items: Item[] = [];
+  const invalid: string[] = [];
+  for (const line of bundleLines(value)) {
+    try {
+      items.push(parseItem(kind, line, headers));
+    } catch (err) {
+      if (!(err instanceof InvalidRecordError)) throw err;
+      invalid.push(err.message);
+    }
+  }
+  return { items, invalid };
+}
+
+/** Reads one record: a line of a bundle, with its message's headers. */
 export function parseItem(kind: ItemKind, json: string, headers: Headers = {}): Item {
   let record: Record<string, unknown>;
   try {

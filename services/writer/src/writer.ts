@@ -1,11 +1,11 @@
-import { bundleLines, CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
 import type { WriterMetrics } from './metrics.js';
-import { InvalidRecordError, type Item, parseItem, topicKinds } from './records.js';
+import { parseBundle, topicKinds } from './records.js';
 import { DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
 import { createSink } from './sink.js';
 
@@ -129,23 +129,12 @@ export function createWriter(deps: WriterDeps): Writer {
       if (!sink.hasRoom()) await sink.waitForRoom(heartbeat);
       if (stopping || sink.failed) return;
       const position = { topic: batch.topic, partition: batch.partition, offset: message.offset };
-      const items: Item[] = [];
-      // A bundle's records are read one by one: one bad record is skipped (and counted), not its neighbours.
-      for (const line of message.value === null ? [] : bundleLines(message.value)) {
-        try {
-          const item = parseItem(kind, line, message.headers);
-          if (item.kind === 'blocks') chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
-          items.push(item);
-        } catch (err) {
-          if (!(err instanceof InvalidRecordError)) throw err;
-          metrics.invalid.inc({ topic: batch.topic });
-          logger.error('skipping a record that is not usable', { ...position, err: err.message });
-        }
-      }
-      if (message.value === null) {
+      const { items, invalid } = parseBundle(kind, message.value, message.headers);
+      for (const err of invalid) {
         metrics.invalid.inc({ topic: batch.topic });
-        logger.error('skipping a message without a value', position);
+        logger.error('skipping a record that is not usable', { ...position, err });
       }
+      for (const item of items) if (item.kind === 'blocks') chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
       sink.add(items, position);
       // Moves the fetch position only; offsets are committed by the sink once ClickHouse has the rows.
       resolveOffset(message.offset);
