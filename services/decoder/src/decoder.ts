@@ -11,8 +11,8 @@ export const DECODER_GROUP_ID = 'tonstream-decoder';
 /** A produce request carries the records of at most this many blocks... */
 const CHUNK_MAX_BLOCKS = 16;
 /**
- * ...or of about this many bytes of raw blocks (their JSON records are ~5x larger). kafkajs groups
- * a request's messages per partition in quadratic time, so a few MB per request is the sweet spot.
+ * ...or of about this many bytes of raw blocks (their JSON records are ~3x larger): a few MB per
+ * request keeps kafkajs's encoding copies and the wait before a chunk's first block is published small.
  */
 const CHUNK_MAX_RAW_BYTES = 1024 * 1024;
 /** How often consumer lag is read from the broker. */
