@@ -1,4 +1,4 @@
-import { type Admin, Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { type Admin, ConfigResourceTypes, Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { useFastCrc32c } from './kafkajs-crc32c.js';
 import { MAX_MESSAGE_BYTES, type TopicSpec } from './topics.js';
 
@@ -36,12 +36,49 @@ export function createKafka({ brokers, clientId, logger }: KafkaOptions): Kafka 
   });
 }
 
-/** Creates missing topics with their settings; existing topics are left as they are. */
+/** A topic exists with settings the pipeline cannot work with. */
+export class TopicConfigError extends Error {
+  override name = 'TopicConfigError';
+}
+
+/**
+ * Creates missing topics with their settings and checks that existing ones take messages as large as
+ * their spec says: a smaller `max.message.bytes` would make every produce of a big block fail for
+ * good, so it stops the service at start with what to change instead.
+ */
 export async function ensureTopics(admin: Admin, specs: TopicSpec[]): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !existing.has(s.topic));
   if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
+  await checkMessageLimits(admin, specs.filter((s) => existing.has(s.topic)));
   return missing.map((s) => s.topic);
+}
+
+const MAX_MESSAGE_BYTES_CONFIG = 'max.message.bytes';
+
+async function checkMessageLimits(admin: Admin, specs: TopicSpec[]): Promise<void> {
+  const required = new Map<string, number>();
+  for (const s of specs) {
+    const entry = s.configEntries.find((e) => e.name === MAX_MESSAGE_BYTES_CONFIG);
+    if (entry) required.set(s.topic, Number(entry.value));
+  }
+  if (required.size === 0) return;
+  const { resources } = await admin.describeConfigs({
+    includeSynonyms: false,
+    resources: [...required.keys()].map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: [MAX_MESSAGE_BYTES_CONFIG] })),
+  });
+  const problems: string[] = [];
+  for (const r of resources) {
+    const actual = Number(r.configEntries.find((e) => e.configName === MAX_MESSAGE_BYTES_CONFIG)?.configValue);
+    const needed = required.get(r.resourceName) ?? 0;
+    if (!(actual >= needed)) {
+      problems.push(
+        `topic ${r.resourceName} has ${MAX_MESSAGE_BYTES_CONFIG}=${actual}, needs at least ${needed}: ` +
+          `kafka-configs.sh --bootstrap-server <broker> --alter --entity-type topics --entity-name ${r.resourceName} --add-config ${MAX_MESSAGE_BYTES_CONFIG}=${needed}`,
+      );
+    }
+  }
+  if (problems.length > 0) throw new TopicConfigError(`Kafka topics take messages too small for TON blocks:\n${problems.join('\n')}`);
 }
 
 /** Consumer fetch sizes that let a block of MAX_MESSAGE_BYTES through. */

@@ -25,6 +25,9 @@ describe('raw block codec', () => {
       account_states: sample.account_states.map((a) => ({ ...a, boc: [...a.boc] })),
     });
     expect(blockKey(sample)).toBe('0:8000000000000000:42');
+    const mc = { ...sample, workchain: -1, mc_blocks: 4, index_from: 3 };
+    expect(decodeRawBlock(encodeRawBlock(mc))).toMatchObject({ mc_blocks: 4, index_from: 3 });
+    expect(decodeRawBlock(encodeRawBlock(sample))).not.toHaveProperty('mc_blocks');
   });
 
   it('rejects truncated, padded and garbled messages with CodecError', () => {
@@ -33,5 +36,6 @@ describe('raw block codec', () => {
     expect(() => decodeRawBlock(Buffer.concat([enc, Buffer.from([0])]))).toThrow(/unread bytes/);
     expect(() => decodeRawBlock(Buffer.from([0, 0, 0, 3, 1, 2, 3]))).toThrow(/not JSON/);
     expect(() => decodeRawBlock(Buffer.from([0, 0]))).toThrow(CodecError);
+    expect(() => decodeRawBlock(encodeRawBlock({ ...sample, mc_blocks: 0 }))).toThrow(/mc_blocks is not a positive integer/);
   });
 });

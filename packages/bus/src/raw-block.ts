@@ -23,6 +23,10 @@ export type RawBlock = {
   mc_seqno: number;
   /** When the fetcher first saw the committing masterchain block (ms since epoch), for freshness. */
   seen_at_ms: number;
+  /** Masterchain blocks: how many blocks this one commits, itself included (the fetcher's bundle). */
+  mc_blocks?: number;
+  /** Masterchain blocks of a fetcher run that started the index: the run's first masterchain seqno. */
+  index_from?: number;
   boc: Uint8Array;
   account_states: RawAccountState[];
 };
@@ -48,6 +52,8 @@ export function encodeRawBlock(b: RawBlock): Buffer {
     file_hash: b.file_hash,
     mc_seqno: b.mc_seqno,
     seen_at_ms: b.seen_at_ms,
+    ...(b.mc_blocks === undefined ? {} : { mc_blocks: b.mc_blocks }),
+    ...(b.index_from === undefined ? {} : { index_from: b.index_from }),
     boc_len: b.boc.length,
     accounts: b.account_states.map((a) => ({ account: a.account, last_trans_lt: a.last_trans_lt, last_trans_hash: a.last_trans_hash, len: a.boc.length })),
   };
@@ -79,6 +85,10 @@ export function decodeRawBlock(buf: Uint8Array): RawBlock {
   const account_states = (header.accounts ?? []).map((a) => ({ account: a.account, last_trans_lt: a.last_trans_lt, last_trans_hash: a.last_trans_hash, boc: take(a.len) }));
   if (p !== bytes.length) throw new CodecError(`${bytes.length - p} unread bytes after the raw block payloads`);
   const { boc_len: _b, accounts: _a, ...ids } = header;
+  for (const field of ['mc_blocks', 'index_from'] as const) {
+    const v = ids[field];
+    if (v !== undefined && !(Number.isInteger(v) && v > 0)) throw new CodecError(`raw block header ${field} is not a positive integer: ${JSON.stringify(v)}`);
+  }
   return { ...ids, boc, account_states };
 }
 

@@ -7,6 +7,9 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * - transactions / messages / account_states: decoded records (decoder -> writer), key = account or hash
  * - block_meta: one record per decoded block, published after its transactions and messages
  * - checkpoints: compacted; the fetcher's last fully published masterchain seqno
+ * - blocksDeadLetters: raw blocks the decoder could not decode or publish, with the reason in headers
+ * - recordsDeadLetters: records the writer refused (invalid, too big), with the reason in headers
+ * Record payloads and headers: packages/records/README.md.
  */
 export type Topics = {
   blocks: string;
@@ -15,6 +18,8 @@ export type Topics = {
   accountStates: string;
   blockMeta: string;
   checkpoints: string;
+  blocksDeadLetters: string;
+  recordsDeadLetters: string;
 };
 
 export function topicNames(prefix = ''): Topics {
@@ -25,14 +30,16 @@ export function topicNames(prefix = ''): Topics {
     accountStates: `${prefix}ton.account_states`,
     blockMeta: `${prefix}ton.block_meta`,
     checkpoints: `${prefix}ton.checkpoints`,
+    blocksDeadLetters: `${prefix}ton.blocks.dlq`,
+    recordsDeadLetters: `${prefix}ton.records.dlq`,
   };
 }
 
 export type TopicSpec = { topic: string; numPartitions: number; configEntries: { name: string; value: string }[] };
 
 /** Partition counts bound consumer parallelism; records are keyed so any count works. */
-export function topicSpecs(topics: Topics, partitions = 4): TopicSpec[] {
-  const big = [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }];
+export function topicSpecs(topics: Topics, partitions = 4, maxMessageBytes = MAX_MESSAGE_BYTES): TopicSpec[] {
+  const big = [{ name: 'max.message.bytes', value: String(maxMessageBytes) }];
   return [
     { topic: topics.blocks, numPartitions: partitions, configEntries: big },
     { topic: topics.transactions, numPartitions: partitions, configEntries: big },
@@ -40,5 +47,8 @@ export function topicSpecs(topics: Topics, partitions = 4): TopicSpec[] {
     { topic: topics.accountStates, numPartitions: partitions, configEntries: big },
     { topic: topics.blockMeta, numPartitions: 1, configEntries: big },
     { topic: topics.checkpoints, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] },
+    // A dead letter is as big as what it holds: a raw block or a record.
+    { topic: topics.blocksDeadLetters, numPartitions: 1, configEntries: big },
+    { topic: topics.recordsDeadLetters, numPartitions: 1, configEntries: big },
   ];
 }

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 
-export type HealthStatus = { status: 'ok' | 'degraded' | 'error'; reasons: string[] };
+/** What /healthcheck answers; `details` carries service-specific figures (e.g. the writer's watermark). */
+export type HealthStatus = { status: 'ok' | 'degraded' | 'error'; reasons: string[]; details?: Record<string, unknown> };
 
 export type MetricsServerOptions = {
   registry: Registry;

@@ -1,4 +1,5 @@
-import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/block';
+import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
+import type { Receipt } from './index-progress.js';
 import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 
@@ -17,10 +18,12 @@ export type RecordBatch = {
   transactions: Stored<TransactionRow>[];
   messages: Stored<MessageRow>[];
   accountStates: Stored<AccountStateRecord>[];
+  /** What the batch stores of each consumed message; written after every other row. */
+  receipts: Receipt[];
 };
 
 export function emptyBatch(): RecordBatch {
-  return { blocks: [], transactions: [], messages: [], accountStates: [] };
+  return { blocks: [], transactions: [], messages: [], accountStates: [], receipts: [] };
 }
 
 /** A batch of plain records (e.g. from decodeBlock); transactions are stored with their messages by hash. */
@@ -31,6 +34,7 @@ export function recordBatch(records: { blocks?: BlockRecord[]; transactions?: Tr
     transactions: (records.transactions ?? []).map((t) => stored(transactionRow(t))),
     messages: (records.messages ?? []).map(stored),
     accountStates: (records.accountStates ?? []).map(stored),
+    receipts: [],
   };
 }
 
@@ -45,6 +49,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     messages: [],
     messages_by_account: [],
     account_states_latest: [],
+    index_receipts: batch.receipts,
   };
   for (const { record: b, json } of batch.blocks) {
     const shard = BigInt('0x' + b.shard).toString();

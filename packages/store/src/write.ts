@@ -7,13 +7,15 @@ export type WriteResult = { rows: number; byTable: Record<string, number> };
 /**
  * Writes a batch to every table. Not atomic across tables, and need not be: rows are keyed by their
  * natural ids, so a batch retried after a partial failure (its Kafka offsets were not committed)
- * lands each fact once. Lookup tables go first so a reader never finds a main row it cannot reach.
+ * lands each fact once. Lookup tables go first so a reader never finds a main row it cannot reach;
+ * receipts go last, since they say the rest is stored (index-progress.ts).
  */
 export async function writeBatch(store: Store, batch: RecordBatch): Promise<WriteResult> {
   const rows = batchRows(batch);
   const byTable: Record<string, number> = {};
   let total = 0;
-  const order = [...TABLES].sort((a, b) => Number(!a.includes('_by_')) - Number(!b.includes('_by_')));
+  const rank = (t: string) => (t === 'index_receipts' ? 2 : t.includes('_by_') ? 0 : 1);
+  const order = [...TABLES].sort((a, b) => rank(a) - rank(b));
   for (const table of order) {
     await store.insert(table, rows[table]);
     byTable[table] = rows[table].length;

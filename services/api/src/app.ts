@@ -1,4 +1,4 @@
-import type { BlockRecord } from '@tonstream/block';
+import type { BlockRecord } from '@tonstream/records';
 import type { Logger } from '@tonstream/runtime';
 import { type Store, StoreError } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';

@@ -1,4 +1,4 @@
-import type { BlockRecord } from '@tonstream/block';
+import type { BlockRecord } from '@tonstream/records';
 
 /** The v3 `Block` object: the record without the fields only the pipeline uses. */
 export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno'> & {

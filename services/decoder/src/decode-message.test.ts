@@ -1,4 +1,4 @@
-import { type MessageRow, type TransactionRow } from '@tonstream/block';
+import type { MessageRow, TransactionRow } from '@tonstream/records';
 import { blockKey, bundleLines, encodeRawBlock, partitionForKey } from '@tonstream/bus';
 import { describe, expect, it } from 'vitest';
 import { decodeMessage, type OutRecord, type RecordPartitions } from './decode-message.js';

@@ -1,17 +1,22 @@
-import { accountStateRecord, type AccountStateRecord, BocError, decodeBlock, TlbError, type BlockRecord, transactionRow } from '@tonstream/block';
+import { accountStateRecord, BocError, decodeBlock, TlbError } from '@tonstream/block';
+import { type AccountStateRecord, type BlockManifest, type BlockRecord, MANIFEST_HEADER, transactionRow } from '@tonstream/records';
 import { blockKey, bundleByPartition, CodecError, decodeRawBlock, type KeyedRecord } from '@tonstream/bus';
 
 /**
  * One Kafka message to produce. On the record topics it is a bundle (`bundleByPartition`): the
- * block's records for one partition, keyed by the block; the block meta is a single record.
+ * block's records for one partition, keyed by the block, with the block's `mc_seqno` in a header;
+ * the block meta is a single record with the block's manifest (packages/records).
  */
 export type OutRecord = { key: string; value: Buffer; partition?: number; headers?: Record<string, string> };
 
 /** Partition counts of the record topics: records are bundled per partition. */
 export type RecordPartitions = { transactions: number; messages: number; accountStates: number };
 
-/** Why a raw block message could not be decoded; `unexpected` is anything but the decoders' own errors. */
-export type DecodeErrorKind = 'codec' | 'boc' | 'tlb' | 'unexpected';
+/**
+ * Why a raw block message could not be decoded: the decoders' own errors, `worker` when decoding it
+ * kills a worker thread (out of memory), `unexpected` for anything else.
+ */
+export type DecodeErrorKind = 'codec' | 'boc' | 'tlb' | 'worker' | 'unexpected';
 
 /** A raw block turned into the records of the decoded topics. */
 export type DecodedBlock = {
@@ -87,8 +92,16 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null, par
       return payload.subarray(offset - len, offset);
     });
     let next = 0;
-    const [transactions, messages, accountStates] = groups.map((g) => g.map((b): OutRecord => ({ key: id, value: views[next++], partition: b.partition })));
-    const meta: OutRecord = { key: id, value: views[next], headers: { seen_at_ms: String(raw.seen_at_ms), mc_seqno: String(raw.mc_seqno) } };
+    const bundleHeaders = { mc_seqno: String(raw.mc_seqno) };
+    const [transactions, messages, accountStates] = groups.map((g) => g.map((b): OutRecord => ({ key: id, value: views[next++], partition: b.partition, headers: bundleHeaders })));
+    const manifest: BlockManifest = {
+      transactions: txs.length,
+      messages: msgs.length,
+      account_states: sts.length,
+      ...(raw.mc_blocks === undefined ? {} : { mc_blocks: raw.mc_blocks }),
+      ...(raw.index_from === undefined ? {} : { index_from: raw.index_from }),
+    };
+    const meta: OutRecord = { key: id, value: views[next], headers: { seen_at_ms: String(raw.seen_at_ms), mc_seqno: String(raw.mc_seqno), [MANIFEST_HEADER]: JSON.stringify(manifest) } };
     const decodeMs = performance.now() - started;
     return { ok: true, decoded: { key: id, block: records.block, mcSeqno: raw.mc_seqno, seenAtMs: raw.seen_at_ms, txCount: records.transactions.length, transactions, messages, accountStates, meta, payload, decodeMs, skippedStates } };
   } catch (err) {

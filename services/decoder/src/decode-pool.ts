@@ -53,11 +53,12 @@ export function packBlock(d: DecodedBlock): PackedBlock {
 
 export function unpackBlock(p: PackedBlock): DecodedBlock {
   let offset = 0;
-  // Every message of a block is keyed by the block.
+  // Every message of a block is keyed by the block; bundles name its masterchain block.
+  const headers = { mc_seqno: String(p.mcSeqno) };
   const records = p.lengths.map((length, i) => {
     const value = Buffer.from(p.blob, offset, length);
     offset += length;
-    return { key: p.key, value, partition: p.partitions[i] };
+    return { key: p.key, value, partition: p.partitions[i], headers };
   });
   const [tx, msg, states] = p.counts;
   const meta = { ...records[tx + msg + states], headers: p.metaHeaders };
@@ -92,11 +93,24 @@ function outcomeOf(reply: WorkerReply): DecodeOutcome {
   return { ok: false, kind: reply.kind, error, key: reply.key };
 }
 
+/** How a pool starts a decode worker; tests pass their own. */
+export type SpawnWorker = () => Worker;
+
+const spawnDecodeWorker: SpawnWorker = () =>
+  new Worker(new URL('./decode-worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+
+type Job = { value: Buffer | null; key: string | null; partitions: RecordPartitions; done: (outcome: DecodeOutcome) => void };
+
 /**
  * `workers` threads decoding in parallel with the main thread, which keeps Kafka I/O; 0 decodes on
  * the calling thread (yielding between blocks). Decoding is pure, so threads share nothing.
+ *
+ * A worker that dies (out of memory, a crash) takes the blocks it was decoding with it, and only one
+ * of them may be to blame: each is decoded again alone, one at a time, on a fresh worker. A block
+ * that kills a worker while alone gets a `worker` failure (the decoder dead-letters it) instead of
+ * killing workers forever.
  */
-export function createDecodePool(workers: number, workerUrl: URL = new URL('./decode-worker.js', import.meta.url)): DecodePool {
+export function createDecodePool(workers: number, spawn: SpawnWorker = spawnDecodeWorker): DecodePool {
   if (workers <= 0) {
     return {
       async decode(value, key, partitions) {
@@ -107,25 +121,59 @@ export function createDecodePool(workers: number, workerUrl: URL = new URL('./de
       close: async () => {},
     };
   }
-  type Slot = { worker: Worker; pending: Map<number, (r: WorkerReply | Error) => void> };
+  type Slot = { worker: Worker; pending: Map<number, Job> };
   let nextId = 0;
   let closed = false;
-  const spawnSlot = (): Slot => {
-    const slot: Slot = { worker: new Worker(workerUrl, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } }), pending: new Map() };
-    slot.worker.on('message', (reply: WorkerReply) => {
-      const done = slot.pending.get(reply.id);
-      slot.pending.delete(reply.id);
-      done?.(reply);
+  let isolation = Promise.resolve();
+
+  /** Posts a job; the bytes are copied (kafkajs hands out views into a whole fetch response) and transferred. */
+  const post = (worker: Worker, id: number, job: Job) => {
+    const bytes = job.value === null ? null : new Uint8Array(job.value);
+    const req: WorkerRequest = { id, value: bytes, key: job.key, partitions: job.partitions };
+    worker.postMessage(req, bytes ? [bytes.buffer] : []);
+  };
+
+  /** Decodes one job on a worker of its own; a death is that job's failure. */
+  const decodeAlone = (job: Job): Promise<void> =>
+    new Promise<void>((resolve) => {
+      if (closed) {
+        job.done({ ok: false, kind: 'worker', error: new Error('decode pool closed'), key: job.key });
+        return resolve();
+      }
+      const worker = spawn();
+      let settled = false;
+      const settle = (outcome: DecodeOutcome) => {
+        if (settled) return;
+        settled = true;
+        job.done(outcome);
+        void worker.terminate();
+        resolve();
+      };
+      const died = (why: string) => settle({ ok: false, kind: 'worker', error: new Error(`a decode worker died decoding this block alone: ${why}`), key: job.key });
+      worker.on('message', (reply: WorkerReply) => settle(outcomeOf(reply)));
+      worker.on('error', (err) => died(err.message));
+      worker.on('exit', (code) => died(`exit code ${code}`));
+      post(worker, 0, job);
     });
-    const fail = (err: Error) => {
-      for (const done of slot.pending.values()) done(err);
+
+  const spawnSlot = (): Slot => {
+    const slot: Slot = { worker: spawn(), pending: new Map() };
+    slot.worker.on('message', (reply: WorkerReply) => {
+      const job = slot.pending.get(reply.id);
+      slot.pending.delete(reply.id);
+      job?.done(outcomeOf(reply));
+    });
+    let dead = false;
+    const fail = () => {
+      if (dead || closed) return;
+      dead = true;
+      const suspects = [...slot.pending.values()];
       slot.pending.clear();
-      if (!closed) slots[slots.indexOf(slot)] = spawnSlot();
+      slots[slots.indexOf(slot)] = spawnSlot();
+      for (const job of suspects) isolation = isolation.then(() => decodeAlone(job));
     };
     slot.worker.on('error', fail);
-    slot.worker.on('exit', (code) => {
-      if (!closed) fail(new Error(`decode worker exited with code ${code}`));
-    });
+    slot.worker.on('exit', fail);
     return slot;
   };
   const slots: Slot[] = Array.from({ length: workers }, spawnSlot);
@@ -134,12 +182,10 @@ export function createDecodePool(workers: number, workerUrl: URL = new URL('./de
     decode(value, key, partitions) {
       const slot = slots.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
       const id = nextId++;
-      // Copy only this message's bytes (kafkajs hands out views into a whole fetch response).
-      const bytes = value === null ? null : new Uint8Array(value);
-      return new Promise<DecodeOutcome>((resolve, reject) => {
-        slot.pending.set(id, (r) => (r instanceof Error ? reject(r) : resolve(outcomeOf(r))));
-        const req: WorkerRequest = { id, value: bytes, key, partitions };
-        slot.worker.postMessage(req, bytes ? [bytes.buffer] : []);
+      return new Promise<DecodeOutcome>((resolve) => {
+        const job: Job = { value, key, partitions, done: resolve };
+        slot.pending.set(id, job);
+        post(slot.worker, id, job);
       });
     },
     async close() {

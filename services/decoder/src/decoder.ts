@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
 import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
@@ -17,11 +17,11 @@ const CHUNK_MAX_BLOCKS = 16;
 const CHUNK_MAX_RAW_BYTES = 1024 * 1024;
 /** How often consumer lag is read from the broker. */
 const LAG_POLL_MS = 5_000;
-
-/** Raw block messages that cannot be decoded go here, with the error in headers. */
-export function deadLetterTopic(topics: Topics): string {
-  return `${topics.blocks}.dlq`;
-}
+/**
+ * Broker answers that say the messages themselves are unacceptable: sending them again fails again.
+ * Anything else (broker away, leadership moving) is retried by the producer without end.
+ */
+const REFUSED_MESSAGES = new Set(['MESSAGE_TOO_LARGE', 'RECORD_LIST_TOO_LARGE', 'INVALID_RECORD']);
 
 export type DecoderDeps = {
   kafka: Kafka;
@@ -39,6 +39,8 @@ export type DecoderDeps = {
    * CPU in the decoder and in every consumer; `gzip` (level 1) pays when Kafka is across a network.
    */
   compression?: 'none' | 'gzip';
+  /** `max.message.bytes` the topics must allow (checked at start). Default MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
 };
 
 export type Decoder = {
@@ -48,22 +50,36 @@ export type Decoder = {
   stop(): Promise<void>;
   health(): HealthStatus;
   readonly deadLetterTopic: string;
+  /** Rejects when the consumer stopped for good: the process should exit non-zero. */
+  readonly done: Promise<void>;
 };
 
-type DeadLetter = { message: KafkaMessage; kind: DecodeErrorKind; error: Error; key: string | null };
-type Chunk = { decoded: DecodedBlock[]; dead: DeadLetter[]; lastOffset: string };
+/** Why a raw block goes to the dead-letter topic: it did not decode, or its records were refused. */
+type DeadKind = DecodeErrorKind | 'produce';
+type DeadLetter = { message: KafkaMessage; kind: DeadKind; error: Error; key: string | null };
+type Chunk = { decoded: { block: DecodedBlock; message: KafkaMessage }[]; dead: DeadLetter[]; lastOffset: string };
+type Source = { topic: string; partition: number };
+
+/** The broker's error code when it refused the messages themselves (see REFUSED_MESSAGES). */
+function refusedMessages(err: unknown): string | undefined {
+  for (let e = err as { type?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
+    if (typeof e.type === 'string' && REFUSED_MESSAGES.has(e.type)) return e.type;
+  }
+  return undefined;
+}
 
 /**
  * The decoder: consumes raw blocks, publishes transactions, messages and account states, then each
  * block's meta once those are acked, then commits the raw block's offset. A crash between publish
  * and commit replays the block; downstream rows are keyed by natural ids, so replays are harmless.
+ * A block that cannot be decoded, or whose records the broker refuses, goes to the dead-letter topic.
  */
 export function createDecoder(deps: DecoderDeps): Decoder {
   const { kafka, topics, logger, metrics } = deps;
   const groupId = deps.groupId ?? DECODER_GROUP_ID;
   const compression = deps.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
   if (compression === CompressionTypes.GZIP) useFastGzip();
-  const dlq = deadLetterTopic(topics);
+  const dlq = topics.blocksDeadLetters;
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   // Idempotent: a retried produce request cannot duplicate records (one request in flight keeps order).
   // Retries are unbounded (kafkajs warns that bounded retries break idempotence): while the broker is
@@ -80,14 +96,23 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   let stopLag: () => void = () => {};
   let lastMcSeqno = -1;
   let state: HealthStatus = { status: 'degraded', reasons: ['starting'] };
+  let fail!: (err: unknown) => void;
+  const done = new Promise<void>((_resolve, reject) => (fail = reject));
+  done.catch(() => {}); // observed by the caller; not an unhandled rejection if nobody waits
 
   consumer.on(consumer.events.GROUP_JOIN, (e) => {
     state = { status: 'ok', reasons: [] };
     logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
   });
   consumer.on(consumer.events.CRASH, (e) => {
-    state = { status: 'degraded', reasons: [`consumer crashed: ${e.payload.error.message}`] };
-    logger.error('consumer crashed', { err: e.payload.error, restart: e.payload.restart });
+    const { error, restart } = e.payload;
+    logger.error(restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed for good', { err: error, restart });
+    if (restart) {
+      state = { status: 'degraded', reasons: [`consumer crashed, restarting: ${error.message}`] };
+      return;
+    }
+    state = { status: 'error', reasons: [`consumer stopped for good: ${error.message}`] };
+    fail(error);
   });
 
   const send = async (topicMessages: TopicMessages[]) => {
@@ -97,30 +122,69 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   let partitions: RecordPartitions = { transactions: 1, messages: 1, accountStates: 1 };
   const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => (records.length === 0 ? [] : [{ topic, messages: records }]);
 
-  /** Records first; block metas (and dead letters) only once every record of the chunk is acked. */
-  async function publish(chunk: Chunk, source: { topic: string; partition: number }) {
-    const started = performance.now();
-    const d = chunk.decoded;
+  /** Records first; block metas only once every record of the blocks is acked. */
+  async function publishBlocks(blocks: DecodedBlock[]) {
     await send([
-      ...asTopic(topics.transactions, d.flatMap((b) => b.transactions)),
-      ...asTopic(topics.messages, d.flatMap((b) => b.messages)),
-      ...asTopic(topics.accountStates, d.flatMap((b) => b.accountStates)),
+      ...asTopic(topics.transactions, blocks.flatMap((b) => b.transactions)),
+      ...asTopic(topics.messages, blocks.flatMap((b) => b.messages)),
+      ...asTopic(topics.accountStates, blocks.flatMap((b) => b.accountStates)),
     ]);
-    const dead = chunk.dead.map((x) => ({
-      key: x.message.key,
-      value: x.message.value,
-      headers: {
-        error_kind: x.kind,
-        error: x.error.message.slice(0, 1000),
-        source_topic: source.topic,
-        source_partition: String(source.partition),
-        source_offset: x.message.offset,
-        ...(x.key === null ? {} : { block_key: x.key }),
+    await send(asTopic(topics.blockMeta, blocks.map((b) => b.meta)));
+  }
+
+  async function publishDeadLetters(dead: DeadLetter[], source: Source) {
+    if (dead.length === 0) return;
+    await send([
+      {
+        topic: dlq,
+        messages: dead.map((x) => ({
+          key: x.message.key,
+          value: x.message.value,
+          headers: {
+            error_kind: x.kind,
+            error: x.error.message.slice(0, 1000),
+            source_topic: source.topic,
+            source_partition: String(source.partition),
+            source_offset: x.message.offset,
+            ...(x.key === null ? {} : { block_key: x.key }),
+          },
+        })),
       },
-    }));
-    await send([...asTopic(topics.blockMeta, d.map((b) => b.meta)), ...(dead.length > 0 ? [{ topic: dlq, messages: dead }] : [])]);
+    ]);
+  }
+
+  /**
+   * Publishes a chunk. When the broker refuses the chunk's messages (too large, invalid), each block
+   * is published on its own, and a block refused alone goes to the dead-letter topic: it would be
+   * refused on every retry. Its records published before are harmless (rows are idempotent); without
+   * its meta the index never counts it as stored.
+   */
+  async function publish(chunk: Chunk, source: Source) {
+    const started = performance.now();
+    const blocks = chunk.decoded.map((d) => d.block);
+    let published = blocks;
+    try {
+      await publishBlocks(blocks);
+    } catch (err) {
+      if (!refusedMessages(err)) throw err;
+      published = [];
+      for (const { block, message } of chunk.decoded) {
+        try {
+          await publishBlocks([block]);
+          published.push(block);
+        } catch (one) {
+          const code = refusedMessages(one);
+          if (!code) throw one;
+          const error = new Error(`Kafka refused the block's records (${code}): ${(one as Error).message}`);
+          metrics.errors.inc({ kind: 'produce' });
+          logger.error('block records refused by Kafka, sent to the dead-letter topic', { block_key: block.key, ...source, offset: message.offset, dead_letter_topic: dlq, err: error });
+          chunk.dead.push({ message, kind: 'produce', error, key: block.key });
+        }
+      }
+    }
+    await publishDeadLetters(chunk.dead, source);
     metrics.produceDuration.observe((performance.now() - started) / 1000);
-    for (const b of d) {
+    for (const b of published) {
       metrics.blocks.inc();
       metrics.transactions.inc(b.txCount);
       if (b.mcSeqno > lastMcSeqno) {
@@ -130,10 +194,10 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     }
   }
 
-  function addOutcome(chunk: Chunk, message: KafkaMessage, outcome: DecodeOutcome, source: { topic: string; partition: number }) {
+  function addOutcome(chunk: Chunk, message: KafkaMessage, outcome: DecodeOutcome, source: Source) {
     chunk.lastOffset = message.offset;
     if (outcome.ok) {
-      chunk.decoded.push(outcome.decoded);
+      chunk.decoded.push({ block: outcome.decoded, message });
       metrics.decodeDuration.observe(outcome.decoded.decodeMs / 1000);
       for (const skipped of outcome.decoded.skippedStates) {
         metrics.skippedStates.inc();
@@ -192,11 +256,10 @@ export function createDecoder(deps: DecoderDeps): Decoder {
 
   return {
     deadLetterTopic: dlq,
+    done,
     async start() {
       await admin.connect();
-      const specs = topicSpecs(topics);
-      specs.push({ topic: dlq, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
-      const created = await ensureTopics(admin, specs);
+      const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
       if (created.length > 0) logger.info('created topics', { topics: created });
       const metadata = await admin.fetchTopicMetadata({ topics: [topics.transactions, topics.messages, topics.accountStates] });
       const count = (topic: string) => metadata.topics.find((t) => t.name === topic)?.partitions.length ?? 1;

@@ -27,6 +27,15 @@ const server = await startMetricsServer({ registry, port: config.metricsPort, ho
 shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
 logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
 
+// A consumer that stopped for good ends the process non-zero, so a supervisor restarts it instead of
+// leaving a process that looks alive while nothing is decoded.
+decoder.done.catch(async () => {
+  const timer = setTimeout(() => process.exit(1), 5_000);
+  timer.unref();
+  await decoder.stop().catch(() => {});
+  process.exit(1);
+});
+
 try {
   await decoder.start();
 } catch (err) {

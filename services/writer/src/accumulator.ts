@@ -1,8 +1,5 @@
 import { emptyBatch, type RecordBatch } from '@tonstream/store';
-import type { Item } from './records.js';
-
-/** Where a consumed message sits in Kafka. Offsets are kafkajs strings (64-bit). */
-export type Position = { topic: string; partition: number; offset: string };
+import type { Consumed, DeadLetter, Position } from './records.js';
 
 /** The offset to commit for a partition once a batch is stored: one past its last message. */
 export type PartitionEnd = { topic: string; partition: number; next: bigint };
@@ -17,6 +14,8 @@ export type PendingBatch = {
   batch: RecordBatch;
   /** Records (not table rows) in the batch. */
   records: number;
+  /** Refused records, for the dead-letter topic before the batch is stored. */
+  dead: DeadLetter[];
   /** Per partition, one past the last message the batch covers (skipped messages included). */
   ends: PartitionEnd[];
   blocks: BlockMark[];
@@ -26,11 +25,10 @@ export type PendingBatch = {
 
 export type Accumulator = {
   /**
-   * Adds the records of one Kafka message (a bundle), all into the same batch so its offset is
-   * committed only once all of them are stored; none for an unusable message, whose offset still
-   * has to be committed.
+   * Adds what one Kafka message (a bundle) holds, all into the same batch so its offset is committed
+   * only once all of it is stored or dead-lettered.
    */
-  add(items: readonly Item[], position: Position): void;
+  add(consumed: Consumed, position: Position): void;
   readonly records: number;
   /** Messages added since the last take (records plus skipped messages). */
   readonly messages: number;
@@ -45,13 +43,14 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
   let nextId = 1;
   let batch = emptyBatch();
   let records = 0;
+  let dead: DeadLetter[] = [];
   let messages = 0;
   let firstAtMs: number | undefined;
   let ends = new Map<string, PartitionEnd>();
   let blocks: BlockMark[] = [];
 
   return {
-    add(items, position) {
+    add({ items, dead: refused, receipt }, position) {
       if (messages === 0) firstAtMs = now();
       messages++;
       const key = `${position.topic}\u0000${position.partition}`;
@@ -60,6 +59,8 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
       if (!end) ends.set(key, { topic: position.topic, partition: position.partition, next });
       else if (next > end.next) end.next = next;
       records += items.length;
+      for (const d of refused) dead.push(d);
+      if (receipt) batch.receipts.push(receipt);
       for (const item of items) {
         switch (item.kind) {
           case 'transactions':
@@ -92,9 +93,10 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
     },
     take() {
       if (messages === 0) return undefined;
-      const taken: PendingBatch = { id: nextId++, batch, records, ends: [...ends.values()], blocks, firstAtMs: firstAtMs ?? now() };
+      const taken: PendingBatch = { id: nextId++, batch, records, dead, ends: [...ends.values()], blocks, firstAtMs: firstAtMs ?? now() };
       batch = emptyBatch();
       records = 0;
+      dead = [];
       messages = 0;
       firstAtMs = undefined;
       ends = new Map();

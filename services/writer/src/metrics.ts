@@ -16,13 +16,16 @@ export function createWriterMetrics(registry: Registry) {
     rows: new Counter({ name: 'tonstream_writer_rows_total', help: 'Rows acknowledged by ClickHouse, by table', labelNames: ['table'] as const, registers }),
     batchRecords: new Histogram({ name: 'tonstream_writer_batch_records', help: 'Records (Kafka messages) per ClickHouse batch', buckets: BATCH_RECORDS_BUCKETS, registers }),
     flushDuration: new Histogram({ name: 'tonstream_writer_flush_duration_seconds', help: 'Time to store one batch in every table, retries included', buckets: FLUSH_DURATION_BUCKETS_S, registers }),
-    lastMcSeqno: new Gauge({ name: 'tonstream_writer_last_indexed_mc_seqno', help: 'Highest masterchain seqno among stored block meta rows', registers }),
+    lastMcSeqno: new Gauge({ name: 'tonstream_writer_last_indexed_mc_seqno', help: 'The watermark: highest masterchain seqno whose blocks, and all below it, have every record stored', registers }),
+    watermarkUtime: new Gauge({ name: 'tonstream_writer_watermark_gen_utime_seconds', help: 'gen_utime of the masterchain block at the watermark (chain time); time() minus this is how far the index trails the chain', registers }),
+    watermarkStuck: new Gauge({ name: 'tonstream_writer_watermark_stuck', help: '1 when the block after the watermark has dead-lettered records and cannot complete by itself', registers }),
+    indexedFreshness: new Histogram({ name: 'tonstream_writer_indexed_freshness_seconds', help: 'Time from the fetcher seeing a masterchain block to the watermark reaching it (what API clients see)', buckets: FRESHNESS_BUCKETS_S, registers }),
     lagBlocks: new Gauge({ name: 'tonstream_writer_lag_blocks', help: 'Masterchain blocks consumed but not stored yet (max seen minus max stored)', registers }),
     lagSeconds: new Gauge({ name: 'tonstream_writer_lag_seconds', help: 'Age (since the fetcher saw it) of the oldest consumed block not stored yet; 0 when caught up', registers }),
     freshness: new Histogram({ name: 'tonstream_writer_freshness_seconds', help: 'Time from the fetcher seeing a block to ClickHouse acknowledging its meta row', buckets: FRESHNESS_BUCKETS_S, registers }),
     consumerLag: new Gauge({ name: 'tonstream_writer_consumer_lag', help: 'Messages between the committed offset and the end of each consumed partition', labelNames: ['topic', 'partition'] as const, registers }),
     clickhouseUp: new Gauge({ name: 'tonstream_writer_clickhouse_up', help: '1 when the last ClickHouse write succeeded, 0 while retrying', registers }),
     retries: new Counter({ name: 'tonstream_writer_write_retries_total', help: 'Failed ClickHouse write attempts that were retried', registers }),
-    invalid: new Counter({ name: 'tonstream_writer_invalid_records_total', help: 'Consumed records (or messages without a value) that were not usable: skipped and committed, by topic', labelNames: ['topic'] as const, registers }),
+    deadLetters: new Counter({ name: 'tonstream_writer_dead_letters_total', help: 'Consumed records (or messages without a value) refused and sent to the records dead-letter topic, by source topic', labelNames: ['topic'] as const, registers }),
   };
 }

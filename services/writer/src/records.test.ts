@@ -1,50 +1,85 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeBlock, isTransactionRow, transactionRow } from '@tonstream/block';
+import { decodeBlock } from '@tonstream/block';
 import { topicNames } from '@tonstream/bus';
+import { isTransactionRow, transactionRow } from '@tonstream/records';
 import { batchRows, emptyBatch, recordBatch } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { createAccumulator } from './accumulator.js';
-import { InvalidRecordError, type Item, parseBundle, parseItem, topicKinds } from './records.js';
+import { type Item, readMessage, topicKinds } from './records.js';
 
-const block = { workchain: 0, shard: '8000000000000000', seqno: 9, root_hash: 'r', gen_utime: '1', mc_block_seqno: 77 };
+const records = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')), { mcSeqno: 77 });
+const key = Buffer.from(`0:8000000000000000:${records.block.seqno}`);
+const at = (offset: string, partition = 2) => ({ topic: 't', partition, offset });
+const bundle = (lines: string[]) => Buffer.from(lines.join('\n'));
+const txLines = records.transactions.map((t) => JSON.stringify(transactionRow(t)));
+const manifest = JSON.stringify({ transactions: records.transactions.length, messages: records.messages.length, account_states: 0 });
 
-describe('parseItem()', () => {
-  it('reads a block meta with seen_at_ms from its header', () => {
-    const item = parseItem('blocks', JSON.stringify(block), { seen_at_ms: Buffer.from('1700000000000') });
-    expect(item).toEqual({ kind: 'blocks', record: block, json: JSON.stringify(block), seenAtMs: 1_700_000_000_000 });
-    expect(parseItem('blocks', JSON.stringify(block))).toMatchObject({ seenAtMs: null });
+describe('readMessage()', () => {
+  it('reads a bundle of real transactions as they are, with a receipt for the block and partition', () => {
+    const out = readMessage('transactions', { key, value: bundle(txLines), headers: { mc_seqno: Buffer.from('77') } }, at('5', 3), undefined, 1234);
+    expect(out.dead).toEqual([]);
+    expect(out.items.map((i) => i.json)).toEqual(txLines);
+    expect(out.receipt).toEqual({
+      mc_seqno: 77,
+      block: key.toString(),
+      kind: 'transactions',
+      part: 3,
+      records: txLines.length,
+      dead: 0,
+      expect_transactions: 0,
+      expect_messages: 0,
+      expect_account_states: 0,
+      mc_blocks: 0,
+      index_from: 0,
+      gen_utime: 0,
+      written_ms: 1234,
+    });
   });
 
-  it('stores the consumed JSON text as it is', () => {
-    const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
-    const line = JSON.stringify(transactionRow(transactions[3]));
-    expect(parseItem('transactions', line)).toMatchObject({ kind: 'transactions', json: line, record: { hash: transactions[3].hash } });
+  it('dead-letters a bad line with its reason and position, keeping its neighbours', () => {
+    const lines = [txLines[0], '{nope', JSON.stringify({ ...JSON.parse(txLines[1]), in_msg: undefined }), txLines[2]];
+    const out = readMessage('transactions', { key, value: bundle(lines), headers: { mc_seqno: '77' } }, at('9'));
+    expect(out.items.map((i) => i.json)).toEqual([txLines[0], txLines[2]]);
+    expect(out.dead).toEqual([
+      { key, value: '{nope', reason: expect.stringContaining('not JSON'), source: at('9'), line: 1 },
+      { key, value: lines[2], reason: 'transactions record.in_msg: expected an object, got nothing (the field is missing)', source: at('9'), line: 2 },
+    ]);
+    expect(out.receipt).toMatchObject({ records: 2, dead: 2 });
+  });
+
+  it('reads a block meta with its manifest and seen_at_ms; a meta without a manifest is refused', () => {
+    const json = JSON.stringify(records.block);
+    const meta = readMessage('blocks', { key, value: Buffer.from(json), headers: { seen_at_ms: '1700000000000', mc_seqno: '77', manifest } }, at('1', 0));
+    expect(meta.items).toEqual([{ kind: 'blocks', record: records.block, json, seenAtMs: 1_700_000_000_000, manifest: JSON.parse(manifest) }]);
+    expect(meta.receipt).toMatchObject({ kind: 'block', records: 1, expect_transactions: records.transactions.length, expect_messages: records.messages.length, gen_utime: Number(records.block.gen_utime) });
+    const bare = readMessage('blocks', { key, value: Buffer.from(json), headers: { mc_seqno: '77' } }, at('2', 0));
+    expect(bare.items).toEqual([]);
+    expect(bare.dead.map((d) => d.reason)).toEqual(['block meta has no manifest header']);
+    expect(bare.receipt).toMatchObject({ kind: 'block', records: 0, dead: 1 });
   });
 
   it('cuts a transaction with embedded messages down to their hashes; the rows the store builds are unchanged', () => {
-    const { transactions } = decodeBlock(readFileSync(join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc')));
-    const items = transactions.map((t) => parseItem('transactions', JSON.stringify(t)) as Extract<Item, { kind: 'transactions' }>);
-    expect(items[0].record.out_msgs.every((m) => Object.keys(m).join() === 'hash')).toBe(true);
-    expect(items.filter((t) => t.record.in_msg !== null).every((t) => Object.keys(t.record.in_msg!).join() === 'hash')).toBe(true);
+    const out = readMessage('transactions', { key, value: bundle(records.transactions.map((t) => JSON.stringify(t))) }, at('3'));
+    const items = out.items as Extract<Item, { kind: 'transactions' }>[];
     expect(items.every((t) => isTransactionRow(JSON.parse(t.json)))).toBe(true);
-    expect(batchRows({ ...emptyBatch(), transactions: items })).toEqual(batchRows(recordBatch({ transactions })));
+    expect(batchRows({ ...emptyBatch(), transactions: items })).toEqual(batchRows(recordBatch({ transactions: records.transactions })));
   });
 
-  it('reads a bundle line by line, skipping a bad line without its neighbours', () => {
-    const other = { ...block, seqno: 10 };
-    const value = Buffer.from([JSON.stringify(block), '{nope', JSON.stringify({ seqno: 1 }), JSON.stringify(other)].join('\n'));
-    const { items, invalid } = parseBundle('blocks', value, { seen_at_ms: '5' });
-    expect(items.map((i) => i.record)).toEqual([block, other]);
-    expect(items.every((i) => i.kind === 'blocks' && i.seenAtMs === 5)).toBe(true);
-    expect(invalid).toEqual([expect.stringContaining('not JSON'), expect.stringContaining('lacks workchain')]);
-    expect(parseBundle('blocks', null)).toEqual({ items: [], invalid: ['blocks message has no value'] });
+  it('refuses a message without a value, a record over the size limit, and gives no receipt to what names no block', () => {
+    expect(readMessage('messages', { key: null, value: null }, at('4'))).toEqual({ items: [], dead: [{ key: null, value: null, reason: 'messages message has no value', source: at('4'), line: null }], receipt: null });
+    const big = readMessage('messages', { key, value: Buffer.from(JSON.stringify(records.messages[0])), headers: { mc_seqno: '77' } }, at('5'), 100);
+    expect(big.dead[0].reason).toMatch(/messages record of \d+ characters is over the 100-character record limit/);
+    expect(readMessage('messages', { key: Buffer.from('garbage'), value: Buffer.from('x'), headers: { mc_seqno: '77' } }, at('6')).receipt).toBeNull();
   });
 
-  it('rejects what is not the topic\'s record with InvalidRecordError', () => {
-    expect(() => parseItem('transactions', '{nope')).toThrow(InvalidRecordError);
-    expect(() => parseItem('messages', '[1]')).toThrow(/not a JSON object/);
-    expect(() => parseItem('transactions', JSON.stringify(block))).toThrow(/lacks account, lt, hash/);
+  it('never throws on random bytes', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (let i = 0; i < 2000; i++) {
+      const value = Buffer.from(Array.from({ length: Math.floor(next() * 64) }, () => Math.floor(next() * 256)));
+      for (const kind of ['transactions', 'messages', 'accountStates', 'blocks'] as const) expect(() => readMessage(kind, { key, value, headers: { manifest: value } }, at('7'))).not.toThrow();
+    }
   });
 
   it('maps the decoder topics to record kinds', () => {
@@ -59,20 +94,22 @@ describe('parseItem()', () => {
 });
 
 describe('createAccumulator()', () => {
-  it('cuts batches with per-partition ends and block marks, ids increasing', () => {
+  it('cuts batches with per-partition ends, block marks, dead letters and receipts, ids increasing', () => {
     const acc = createAccumulator(() => 5);
     expect(acc.take()).toBeUndefined();
-    acc.add([parseItem('blocks', JSON.stringify(block), { seen_at_ms: '4' })], { topic: 'm', partition: 0, offset: '7' });
-    acc.add([], { topic: 't', partition: 2, offset: '12' });
-    acc.add([], { topic: 't', partition: 2, offset: '11' });
+    acc.add(readMessage('blocks', { key, value: Buffer.from(JSON.stringify(records.block)), headers: { seen_at_ms: '4', mc_seqno: '77', manifest } }, at('7', 0)), { topic: 'm', partition: 0, offset: '7' });
+    acc.add(readMessage('transactions', { key, value: Buffer.from('{bad') }, at('12')), { topic: 't', partition: 2, offset: '12' });
+    acc.add({ items: [], dead: [], receipt: null }, { topic: 't', partition: 2, offset: '11' });
     const first = acc.take()!;
     expect(first).toMatchObject({ id: 1, records: 1, firstAtMs: 5, blocks: [{ mcSeqno: 77, seenAtMs: 4 }] });
     expect(first.batch.blocks).toHaveLength(1);
+    expect(first.dead.map((d) => d.reason)).toEqual([expect.stringContaining('not JSON')]);
+    expect(first.batch.receipts.map((r) => r.kind)).toEqual(['block']);
     expect(first.ends).toEqual([
       { topic: 'm', partition: 0, next: 8n },
       { topic: 't', partition: 2, next: 13n },
     ]);
-    acc.add([], { topic: 't', partition: 2, offset: '13' });
-    expect(acc.take()).toMatchObject({ id: 2, records: 0 });
+    acc.add({ items: [], dead: [], receipt: null }, { topic: 't', partition: 2, offset: '13' });
+    expect(acc.take()).toMatchObject({ id: 2, records: 0, dead: [] });
   });
 });

@@ -1,5 +1,20 @@
-import { type AccountStateRecord, type BlockRecord, isTransactionRow, type MessageRow, transactionRow, type TransactionRow } from '@tonstream/block';
 import { bundleLines, type Topics } from '@tonstream/bus';
+import {
+  type AccountStateRecord,
+  type BlockManifest,
+  type BlockRecord,
+  InvalidRecordError,
+  isTransactionRow,
+  MANIFEST_HEADER,
+  MAX_RECORD_CHARS,
+  type MessageRow,
+  parseManifest,
+  parseRecord,
+  type RecordKind,
+  transactionRow,
+  type TransactionRow,
+} from '@tonstream/records';
+import type { Receipt, ReceiptKind } from '@tonstream/store';
 
 /** A decoded record as consumed from one of the decoder's topics, with the JSON text to store. */
 export type Item =
@@ -7,17 +22,36 @@ export type Item =
   | { kind: 'messages'; record: MessageRow; json: string }
   | { kind: 'accountStates'; record: AccountStateRecord; json: string }
   /** A block's meta; `seenAtMs` (header `seen_at_ms`) is when the fetcher first saw its masterchain block. */
-  | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null };
+  | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null; manifest: BlockManifest };
 
 export type ItemKind = Item['kind'];
 
-/** A message the writer cannot use (not JSON, or not the record its topic carries). */
-export class InvalidRecordError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'InvalidRecordError';
-  }
-}
+/** Where a consumed message sits in Kafka. Offsets are kafkajs strings (64-bit). */
+export type Position = { topic: string; partition: number; offset: string };
+
+/** A record (or a whole message) the writer refuses, for the dead-letter topic. */
+export type DeadLetter = {
+  key: Buffer | string | null;
+  value: Buffer | string | null;
+  reason: string;
+  source: Position;
+  /** The record's line in its bundle; null when the whole message is unusable. */
+  line: number | null;
+};
+
+/** What a consumed message amounts to: records to store, records refused, and its receipt. */
+export type Consumed = {
+  items: Item[];
+  dead: DeadLetter[];
+  /** Null when the message names no block (not the decoder's): nothing to count toward the watermark. */
+  receipt: Receipt | null;
+};
+
+export type ConsumedMessage = {
+  key: Buffer | null;
+  value: Buffer | null;
+  headers?: Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+};
 
 /** Which record each consumed topic carries. */
 export function topicKinds(topics: Topics): Map<string, ItemKind> {
@@ -29,61 +63,93 @@ export function topicKinds(topics: Topics): Map<string, ItemKind> {
   ]);
 }
 
-/** The fields each record must have for the store to key it. */
-const REQUIRED: Record<ItemKind, string[]> = {
-  transactions: ['account', 'lt', 'hash', 'block_ref', 'description', 'out_msgs'],
-  messages: ['hash', 'direction', 'tx_hash', 'tx_lt', 'message_content'],
-  accountStates: ['account', 'last_trans_lt', 'balance', 'status'],
-  blocks: ['workchain', 'shard', 'seqno', 'root_hash', 'gen_utime'],
-};
-
-type Headers = Record<string, Buffer | string | (Buffer | string)[] | undefined>;
+const RECEIPT_KIND: Record<RecordKind, ReceiptKind> = { transactions: 'transactions', messages: 'messages', accountStates: 'account_states', blocks: 'block' };
+/** The decoder keys every message of a block by `blockKey()`. */
+const BLOCK_KEY = /^-?[0-9]{1,10}:[0-9A-F]{16}:[0-9]{1,10}$/;
 
 /**
- * Reads a consumed message: a bundle of records, one per line. A line that is not a usable record is
- * reported in `invalid` and skipped without its neighbours; a message without a value has no records.
+ * Reads a consumed message: a bundle of records, one per line, each fully checked. A line that is
+ * not a usable record becomes a dead letter without its neighbours; a message without a value is
+ * one dead letter. Never throws on any input.
  */
-export function parseBundle(kind: ItemKind, value: Buffer | null, headers: Headers = {}): { items: Item[]; invalid: string[] } {
-  if (value === null) return { items: [], invalid: [`${kind} message has no value`] };
+export function readMessage(kind: ItemKind, message: ConsumedMessage, position: Position, maxRecordChars = MAX_RECORD_CHARS, nowMs = Date.now()): Consumed {
+  const headers = message.headers ?? {};
+  const key = message.key === null ? null : message.key.toString('utf8');
   const items: Item[] = [];
-  const invalid: string[] = [];
-  for (const line of bundleLines(value)) {
-    try {
-      items.push(parseItem(kind, line, headers));
-    } catch (err) {
-      if (!(err instanceof InvalidRecordError)) throw err;
-      invalid.push(err.message);
+  const dead: DeadLetter[] = [];
+  const refuse = (reason: string, value: Buffer | string | null, line: number | null) => dead.push({ key: message.key, value, reason, source: position, line });
+  if (message.value === null) {
+    refuse(`${kind} message has no value`, null, null);
+  } else {
+    bundleLines(message.value).forEach((line, i) => {
+      try {
+        items.push(item(kind, line, headers, maxRecordChars));
+      } catch (err) {
+        if (!(err instanceof InvalidRecordError)) throw err;
+        refuse(err.message, line, i);
+      }
+    });
+  }
+  return { items, dead, receipt: receiptFor(kind, key, position.partition, headers, items, dead.length, nowMs) };
+}
+
+function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] & object, maxChars: number): Item {
+  switch (kind) {
+    case 'transactions': {
+      const record = parseRecord(kind, json, maxChars);
+      // Stored with its messages by hash: they have their own table (older decoders embedded them).
+      if (isTransactionRow(record)) return { kind, record, json };
+      const row = transactionRow(record);
+      return { kind, record: row, json: JSON.stringify(row) };
+    }
+    case 'messages':
+      return { kind, record: parseRecord(kind, json, maxChars), json };
+    case 'accountStates':
+      return { kind, record: parseRecord(kind, json, maxChars), json };
+    case 'blocks': {
+      const record = parseRecord(kind, json, maxChars);
+      // A meta without its manifest cannot tell when the block is stored: refused with the reason.
+      const manifest = parseManifest(header(headers, MANIFEST_HEADER));
+      if ('problem' in manifest) throw new InvalidRecordError(manifest.problem);
+      const seen = Number(header(headers, 'seen_at_ms'));
+      return { kind, record, json, seenAtMs: Number.isFinite(seen) && seen > 0 ? seen : null, manifest: manifest.manifest };
     }
   }
-  return { items, invalid };
 }
 
-/** Reads one record: a line of a bundle, with its message's headers. */
-export function parseItem(kind: ItemKind, json: string, headers: Headers = {}): Item {
-  let record: Record<string, unknown>;
-  try {
-    record = JSON.parse(json);
-  } catch (err) {
-    throw new InvalidRecordError(`${kind} message is not JSON: ${(err as Error).message}`);
+/** The receipt of a message of a block: what it stored, what it refused, and the block's manifest. */
+function receiptFor(kind: ItemKind, key: string | null, part: number, headers: ConsumedMessage['headers'] & object, items: Item[], dead: number, nowMs: number): Receipt | null {
+  if (key === null || !BLOCK_KEY.test(key)) return null;
+  const mcSeqno = Number(header(headers, 'mc_seqno') ?? items[0]?.record.mc_block_seqno);
+  if (!Number.isInteger(mcSeqno) || mcSeqno < 0 || mcSeqno > 0xffff_ffff) return null;
+  const receipt: Receipt = {
+    mc_seqno: mcSeqno,
+    block: key,
+    kind: RECEIPT_KIND[kind],
+    part,
+    records: items.length,
+    dead,
+    expect_transactions: 0,
+    expect_messages: 0,
+    expect_account_states: 0,
+    mc_blocks: 0,
+    index_from: 0,
+    gen_utime: 0,
+    written_ms: nowMs,
+  };
+  const meta = items[0];
+  if (meta?.kind === 'blocks') {
+    receipt.expect_transactions = meta.manifest.transactions;
+    receipt.expect_messages = meta.manifest.messages;
+    receipt.expect_account_states = meta.manifest.account_states;
+    receipt.mc_blocks = meta.manifest.mc_blocks ?? 0;
+    receipt.index_from = meta.manifest.index_from ?? 0;
+    receipt.gen_utime = Number(meta.record.gen_utime);
   }
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) throw new InvalidRecordError(`${kind} message is not a JSON object`);
-  const missing = REQUIRED[kind].filter((f) => record[f] === undefined);
-  if (missing.length > 0) throw new InvalidRecordError(`${kind} record lacks ${missing.join(', ')}`);
-  if (kind === 'transactions') {
-    const t = record as TransactionRow;
-    if (isTransactionRow(t)) return { kind, record: t, json };
-    // Stored with its messages by hash: they have their own table (older decoders embedded them).
-    const row = transactionRow(t);
-    return { kind, record: row, json: JSON.stringify(row) };
-  }
-  if (kind === 'blocks') {
-    const seen = Number(header(headers, 'seen_at_ms'));
-    return { kind, record: record as BlockRecord, json, seenAtMs: Number.isFinite(seen) && seen > 0 ? seen : null };
-  }
-  return { kind, record, json } as Item;
+  return receipt;
 }
 
-function header(headers: Headers, name: string): string | undefined {
+function header(headers: ConsumedMessage['headers'] & object, name: string): string | undefined {
   const v = headers[name];
   const one = Array.isArray(v) ? v[0] : v;
   return one === undefined ? undefined : one.toString();

@@ -1,9 +1,11 @@
-import type { TransactionRow } from '@tonstream/block';
+import type { TransactionRow } from '@tonstream/records';
 import { describe, expect, it } from 'vitest';
 import type { PendingBatch } from './accumulator.js';
 import type { Commit } from './offset-tracker.js';
 import type { Item } from './records.js';
 import { createSink, type SinkOptions } from './sink.js';
+
+const consumed = (items: Item[]) => ({ items, dead: [], receipt: null });
 
 type Deferred = { batch: PendingBatch; resolve: () => void; reject: (err: unknown) => void };
 
@@ -47,7 +49,7 @@ describe('createSink()', () => {
   it('commits offsets only after the store acknowledged, in order, when batches complete out of order', async () => {
     const { sink, writes, events, commits } = harness();
     // Batch 1: p0@0..2; batch 2: p0@3, p1@0, p1@1. Both are cut at 3 records and written concurrently.
-    [at('t', 0, 0), at('t', 0, 1), at('t', 0, 2), at('t', 0, 3), at('t', 1, 0), at('t', 1, 1)].forEach((p, i) => sink.add([tx(i)], p));
+    [at('t', 0, 0), at('t', 0, 1), at('t', 0, 2), at('t', 0, 3), at('t', 1, 0), at('t', 1, 1)].forEach((p, i) => sink.add(consumed([tx(i)]), p));
     expect(writes.map((w) => w.batch.id)).toEqual([1, 2]);
     expect(sink.inFlight).toBe(2);
 
@@ -64,21 +66,21 @@ describe('createSink()', () => {
 
   it('never commits anything for a batch the store did not acknowledge, and reports the failure as fatal', async () => {
     const { sink, writes, commits, fatal } = harness();
-    [0, 1, 2].forEach((i) => sink.add([tx(i)], at('t', 0, i)));
+    [0, 1, 2].forEach((i) => sink.add(consumed([tx(i)]), at('t', 0, i)));
     writes[0].reject(new Error('Code: 60. Table does not exist'));
     await settle();
     expect(commits).toEqual([]);
     expect(fatal).toHaveLength(1);
     expect(sink.failed).toBe(true);
-    sink.add([tx(9)], at('t', 0, 9)); // ignored once failed
+    sink.add(consumed([tx(9)]), at('t', 0, 9)); // ignored once failed
     expect(writes).toHaveLength(1);
   });
 
   it('stops taking records while a full batch waits for a write slot, and heartbeats while waiting', async () => {
     const { sink, writes } = harness({ maxInFlight: 1 });
-    [0, 1, 2].forEach((i) => sink.add([tx(i)], at('t', 0, i))); // batch 1 in flight
+    [0, 1, 2].forEach((i) => sink.add(consumed([tx(i)]), at('t', 0, i))); // batch 1 in flight
     expect(sink.hasRoom()).toBe(true);
-    [3, 4, 5].forEach((i) => sink.add([tx(i)], at('t', 0, i))); // full, no slot
+    [3, 4, 5].forEach((i) => sink.add(consumed([tx(i)]), at('t', 0, i))); // full, no slot
     expect(sink.hasRoom()).toBe(false);
     let beats = 0;
     const waiting = sink.waitForRoom(async () => {
@@ -94,8 +96,8 @@ describe('createSink()', () => {
 
   it('cuts a partial batch after flushMs and commits skipped messages with it', async () => {
     const { sink, writes, commits } = harness({ flushMs: 20 });
-    sink.add([tx(0)], at('t', 0, 0));
-    sink.add([], at('t', 0, 1)); // an unusable message: no record, but its offset is covered
+    sink.add(consumed([tx(0)]), at('t', 0, 0));
+    sink.add(consumed([]), at('t', 0, 1)); // an unusable message: no record, but its offset is covered
     expect(writes).toHaveLength(0);
     await new Promise((r) => setTimeout(r, 60));
     expect(writes).toHaveLength(1);
@@ -107,10 +109,10 @@ describe('createSink()', () => {
 
   it('keeps the records of one message (a bundle) in one batch, even past batchRecords', async () => {
     const { sink, writes, commits } = harness();
-    sink.add([tx(0), tx(1)], at('t', 0, 0));
-    sink.add([tx(2), tx(3), tx(4)], at('t', 0, 1));
+    sink.add(consumed([tx(0), tx(1)]), at('t', 0, 0));
+    sink.add(consumed([tx(2), tx(3), tx(4)]), at('t', 0, 1));
     expect(writes.map((w) => w.batch.records)).toEqual([5]);
-    sink.add([tx(5)], at('t', 0, 2));
+    sink.add(consumed([tx(5)]), at('t', 0, 2));
     writes[0].resolve();
     await settle();
     expect(commits).toEqual([[{ topic: 't', partition: 0, offset: '2' }]]);
@@ -118,7 +120,7 @@ describe('createSink()', () => {
 
   it('drain() writes what is buffered and waits for the commits', async () => {
     const { sink, writes, commits } = harness();
-    sink.add([tx(0)], at('t', 3, 41));
+    sink.add(consumed([tx(0)]), at('t', 3, 41));
     const drained = sink.drain();
     await settle();
     expect(writes).toHaveLength(1);

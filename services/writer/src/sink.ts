@@ -1,6 +1,6 @@
-import { createAccumulator, type PendingBatch, type Position } from './accumulator.js';
+import { createAccumulator, type PendingBatch } from './accumulator.js';
 import { type Commit, createOffsetTracker } from './offset-tracker.js';
-import type { Item } from './records.js';
+import type { Consumed, Position } from './records.js';
 
 /** While a consumer waits for room it heartbeats this often, so the group keeps its partitions. */
 const HEARTBEAT_WHILE_WAITING_MS = 1_000;
@@ -23,8 +23,8 @@ export type SinkOptions = {
 };
 
 export type Sink = {
-  /** Adds the records of one consumed message (none for an unusable message, whose offset still gets committed). */
-  add(items: readonly Item[], position: Position): void;
+  /** Adds what one consumed message holds (its offset gets committed even when nothing of it is usable). */
+  add(consumed: Consumed, position: Position): void;
   /** False while a full batch waits for a write slot: the consumer should stop adding. */
   hasRoom(): boolean;
   /** Resolves when there is room (or the sink failed), heartbeating meanwhile. */
@@ -111,9 +111,9 @@ export function createSink(options: SinkOptions): Sink {
   const hasRoom = () => failed || acc.records < options.batchRecords;
 
   return {
-    add(items, position) {
+    add(consumed, position) {
       if (failed) return;
-      acc.add(items, position);
+      acc.add(consumed, position);
       if (acc.records >= options.batchRecords) pump();
       else armTimer();
     },

@@ -1,13 +1,15 @@
 import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { MAX_RECORD_CHARS } from '@tonstream/records';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
-import type { EachBatchPayload, Kafka } from 'kafkajs';
+import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
 import type { WriterMetrics } from './metrics.js';
-import { parseBundle, topicKinds } from './records.js';
+import { type DeadLetter, readMessage, topicKinds } from './records.js';
 import { DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
 import { createSink } from './sink.js';
+import { createWatermarkKeeper } from './watermark.js';
 
 /** Consumer group of every writer instance. */
 export const WRITER_GROUP_ID = 'tonstream-writer';
@@ -29,8 +31,10 @@ export type WriterDeps = {
   batchRows?: number;
   /** Longest wait before a partial batch is written. Default 200 ms. */
   flushMs?: number;
-  /** Backoff while ClickHouse is unavailable. Default 250 ms doubling to 10 s. */
+  /** Backoff while ClickHouse (or Kafka, for dead letters) is unavailable. Default 250 ms doubling to 10 s. */
   retry?: RetryPolicy;
+  /** Largest record accepted (characters of JSON); bigger ones are dead-lettered. Default MAX_RECORD_CHARS. */
+  maxRecordChars?: number;
 };
 
 export type Writer = {
@@ -39,14 +43,31 @@ export type Writer = {
   /** Stops fetching, stores and commits what was consumed, disconnects. */
   stop(): Promise<void>;
   health(): HealthStatus;
-  /** Rejects when a write fails for good (non-retriable): the process should exit non-zero. */
+  /** Rejects when a write fails for good or the consumer stops for good: the process should exit non-zero. */
   readonly done: Promise<void>;
 };
 
+/** A dead letter as the records dead-letter topic holds it: the refused text, the reason and where it came from. */
+function deadLetterMessage(d: DeadLetter): Message {
+  return {
+    key: d.key,
+    value: d.value,
+    headers: {
+      error: d.reason.slice(0, 1000),
+      source_topic: d.source.topic,
+      source_partition: String(d.source.partition),
+      source_offset: d.source.offset,
+      ...(d.line === null ? {} : { source_line: String(d.line) }),
+    },
+  };
+}
+
 /**
- * The writer: consumes the decoder's topics, writes batches to ClickHouse and commits their offsets
- * only after ClickHouse acknowledged every row. While ClickHouse is unavailable the same batch is
- * retried with backoff and consumption is paused; nothing is committed or dropped meanwhile.
+ * The writer: consumes the decoder's topics, checks every record, writes batches to ClickHouse and
+ * commits their offsets only after ClickHouse acknowledged every row (and Kafka every dead letter).
+ * While ClickHouse is unavailable the same batch is retried with backoff and consumption is paused;
+ * nothing is committed or dropped meanwhile. A refused record goes to the records dead-letter topic
+ * with its reason; it never stops the writer. After each batch the watermark is moved forward.
  */
 export function createWriter(deps: WriterDeps): Writer {
   const { kafka, topics, store, logger, metrics } = deps;
@@ -54,7 +75,19 @@ export function createWriter(deps: WriterDeps): Writer {
   const kinds = topicKinds(topics);
   const consumed = [...kinds.keys()];
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  // Dead letters are produced before their batch's offsets commit; idempotent, retried while Kafka is away.
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   const admin = kafka.admin();
+  const maxRecordChars = deps.maxRecordChars ?? MAX_RECORD_CHARS;
+  const watermark = createWatermarkKeeper({
+    store,
+    logger,
+    onAdvance: (w, freshness) => {
+      metrics.lastMcSeqno.set(w.mc_seqno);
+      metrics.watermarkUtime.set(w.gen_utime);
+      for (const f of freshness) metrics.indexedFreshness.observe(f);
+    },
+  });
   const chain = createChainLag();
   const abort = new AbortController();
   let stopLag: () => void = () => {};
@@ -71,19 +104,38 @@ export function createWriter(deps: WriterDeps): Writer {
   const pauseAll = () => consumer.pause(consumed.map((topic) => ({ topic })));
   const resumeAll = () => consumer.resume(consumed.map((topic) => ({ topic })));
 
-  /** Stores a batch, waiting out ClickHouse outages; consumption is paused while any batch is retrying. */
+  async function sendDeadLetters(dead: DeadLetter[]) {
+    if (dead.length === 0) return;
+    await producer.send({ topic: topics.recordsDeadLetters, acks: -1, messages: dead.map(deadLetterMessage) });
+    for (const d of dead) metrics.deadLetters.inc({ topic: d.source.topic });
+  }
+
+  /**
+   * Stores a batch: dead letters to Kafka, then rows, then receipts, waiting out outages of either;
+   * consumption is paused while any batch is retrying.
+   */
   async function write(pending: PendingBatch) {
     let counted = false;
+    let deadSent = false;
+    const storeOnce = async () => {
+      if (!deadSent) {
+        await sendDeadLetters(pending.dead);
+        deadSent = true;
+      }
+      return writeBatch(store, pending.batch);
+    };
     try {
-      const result = await retryWhileRetriable(() => writeBatch(store, pending.batch), {
+      const result = await retryWhileRetriable(storeOnce, {
         policy: deps.retry ?? DEFAULT_RETRY,
         signal: abort.signal,
-        isRetriable: (err) => err instanceof StoreError && err.retriable,
+        // A Kafka error reaches here only after kafkajs's own retries: keep waiting, as for ClickHouse.
+        isRetriable: (err) => (err instanceof StoreError ? err.retriable : !deadSent),
         onRetry: (err, attempt, delayMs) => {
           metrics.retries.inc();
-          metrics.clickhouseUp.set(0);
-          health = { status: 'degraded', reasons: ['ClickHouse unavailable, retrying'] };
-          logger.warn('ClickHouse unavailable, retrying the same batch', { attempt, delay_ms: delayMs, batch: pending.id, records: pending.records, err: (err as Error).message });
+          const what = deadSent ? 'ClickHouse' : 'Kafka (dead letters)';
+          if (deadSent) metrics.clickhouseUp.set(0);
+          health = { status: 'degraded', reasons: [`${what} unavailable, retrying`] };
+          logger.warn(`${what} unavailable, retrying the same batch`, { attempt, delay_ms: delayMs, batch: pending.id, records: pending.records, err: (err as Error).message });
           if (!counted) {
             counted = true;
             if (retrying++ === 0) pauseAll();
@@ -94,6 +146,7 @@ export function createWriter(deps: WriterDeps): Writer {
       if (health.status !== 'error') health = { status: 'ok', reasons: [] };
       for (const [table, n] of Object.entries(result.byTable)) if (n > 0) metrics.rows.inc({ table }, n);
       rowsSinceProgress += result.rows;
+      watermark.poke();
     } finally {
       if (counted && --retrying === 0 && !stopping) resumeAll();
     }
@@ -109,8 +162,6 @@ export function createWriter(deps: WriterDeps): Writer {
       metrics.batchRecords.observe(pending.records);
       metrics.flushDuration.observe(durationMs / 1000);
       for (const f of chain.written(pending.blocks)) metrics.freshness.observe(f);
-      const snap = chain.snapshot();
-      if (snap.lastWrittenMc >= 0) metrics.lastMcSeqno.set(snap.lastWrittenMc);
       if (logger.isEnabled('debug')) logger.debug('batch stored', { batch: pending.id, records: pending.records, duration_ms: Math.round(durationMs) });
     },
     onCommitError: (err, commits) => logger.warn('offset commit failed; the batch will be written again after a restart', { err, commits }),
@@ -129,13 +180,14 @@ export function createWriter(deps: WriterDeps): Writer {
       if (!sink.hasRoom()) await sink.waitForRoom(heartbeat);
       if (stopping || sink.failed) return;
       const position = { topic: batch.topic, partition: batch.partition, offset: message.offset };
-      const { items, invalid } = parseBundle(kind, message.value, message.headers);
-      for (const err of invalid) {
-        metrics.invalid.inc({ topic: batch.topic });
-        logger.error('skipping a record that is not usable', { ...position, err });
+      const consumed = readMessage(kind, message, position, maxRecordChars);
+      for (const d of consumed.dead) logger.error('record refused, sent to the dead-letter topic', { ...position, line: d.line, reason: d.reason, dead_letter_topic: topics.recordsDeadLetters });
+      for (const item of consumed.items) {
+        if (item.kind !== 'blocks') continue;
+        chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
+        if (item.record.workchain === -1 && item.seenAtMs !== null) watermark.seen(item.record.seqno, item.seenAtMs);
       }
-      for (const item of items) if (item.kind === 'blocks') chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
-      sink.add(items, position);
+      sink.add(consumed, position);
       // Moves the fetch position only; offsets are committed by the sink once ClickHouse has the rows.
       resolveOffset(message.offset);
     }
@@ -148,8 +200,11 @@ export function createWriter(deps: WriterDeps): Writer {
     metrics.lagBlocks.set(snap.lagBlocks);
     metrics.lagSeconds.set(snap.lagSeconds);
     const rowsPerS = rowsSinceProgress / Math.max(0.001, (t - lastProgressAt) / 1000);
+    const w = watermark.status();
     logger.info('progress', {
       rows_per_s: Math.round(rowsPerS),
+      watermark: w.watermark?.mc_seqno ?? null,
+      ...(w.waiting && w.waitingMs > PROGRESS_MS ? { watermark_waiting: w.waiting } : {}),
       last_mc_seqno: snap.lastWrittenMc,
       lag_blocks: snap.lagBlocks,
       lag_seconds: Number(snap.lagSeconds.toFixed(3)),
@@ -178,7 +233,16 @@ export function createWriter(deps: WriterDeps): Writer {
         if (health.status === 'degraded' && health.reasons[0] === 'starting') health = { status: 'ok', reasons: [] };
         logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
       });
-      consumer.on(consumer.events.CRASH, (e) => logger.error('consumer crashed', { err: e.payload.error, restart: e.payload.restart }));
+      // A consumer kafkajs will not restart leaves nothing consuming: fail, so the process exits and
+      // its supervisor restarts it (uncommitted messages are consumed again).
+      consumer.on(consumer.events.CRASH, (e) => {
+        const { error, restart } = e.payload;
+        logger.error(restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed for good', { err: error, restart });
+        if (restart) return;
+        health = { status: 'error', reasons: [`consumer stopped for good: ${error.message}`] };
+        fail(error);
+      });
+      await producer.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: consumed, fromBeginning: true });
       await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
@@ -192,6 +256,7 @@ export function createWriter(deps: WriterDeps): Writer {
       });
       progressTimer = setInterval(progress, PROGRESS_MS);
       progressTimer.unref();
+      watermark.start();
       logger.info('writer started', { group_id: groupId, topics: consumed, database: store.database });
     },
     async stop() {
@@ -206,12 +271,23 @@ export function createWriter(deps: WriterDeps): Writer {
       // Store and commit what was consumed; a batch still failing when the shutdown timeout hits is
       // simply not committed and comes back after the restart.
       await sink.drain();
+      await watermark.stop();
       await consumer.disconnect();
+      await producer.disconnect();
       await admin.disconnect();
       abort.abort();
       progress();
       logger.info('writer stopped');
     },
-    health: () => health,
+    health() {
+      const w = watermark.status();
+      const problems = watermark.problems();
+      const status = health.status === 'ok' && problems.length > 0 ? 'degraded' : health.status;
+      return {
+        status,
+        reasons: [...health.reasons, ...problems],
+        details: { watermark_mc_seqno: w.watermark?.mc_seqno ?? null, watermark_gen_utime: w.watermark?.gen_utime ?? null, watermark_waiting: w.waiting, watermark_stuck: w.stuck },
+      };
+    },
   };
 }

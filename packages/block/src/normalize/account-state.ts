@@ -3,7 +3,7 @@ import { Slice } from '../boc/slice.js';
 import { hashCell, partBoc } from '../boc/subtree.js';
 import { loadAccount } from '../tlb/account.js';
 import { b64 } from './normalize-block.js';
-import type { AccountStateRecord } from './records.js';
+import type { AccountStateRecord } from '@tonstream/records';
 
 export type AccountStateContext = {
   /** Raw address `0:ABC…`; an `account_none` state carries no address of its own. */

@@ -7,19 +7,8 @@ import { type Block, loadBlock, shardChild, shardParent, type ExtBlkRef } from '
 import { type CurrencyCollection, rawAddress } from '../tlb/common.js';
 import type { Message } from '../tlb/message.js';
 import type { TrComputePhase, Transaction, TransactionDescr } from '../tlb/transaction.js';
-import type {
-  BlockId,
-  BlockRecord,
-  BlockRecords,
-  BlockRef,
-  ComputePhaseRecord,
-  CurrencyRecord,
-  MessageRecord,
-  MessageRow,
-  TouchedAccount,
-  TransactionDescrRecord,
-  TransactionRecord,
-} from './records.js';
+import type { BlockId, BlockRecord, BlockRef, ComputePhaseRecord, CurrencyRecord, MessageRecord, MessageRow, TransactionDescrRecord, TransactionRecord } from '@tonstream/records';
+import type { BlockRecords, TouchedAccount } from './block-records.js';
 
 export type DecodeOptions = {
   /**

@@ -1,0 +1,145 @@
+import type { Logger } from '@tonstream/runtime';
+import { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWatermark, RECEIPT_PARTITION_SEQNOS, saveWatermark, type Store, type Watermark } from '@tonstream/store';
+
+/** Masterchain seqnos read per step: a few hundred receipts each on mainnet, a quick query. */
+const WINDOW = 512;
+/** A watermark that has not moved for this long while blocks above it were seen makes the writer degraded. */
+const STALL_DEGRADED_MS = 60_000;
+
+export type WatermarkStatus = {
+  watermark: Watermark | null;
+  /** Why the next seqno is not complete; null when nothing above the watermark was seen. */
+  waiting: string | null;
+  /** The next seqno has dead-lettered records: it will not complete by itself. */
+  stuck: boolean;
+  /** How long the watermark has been waiting (ms); 0 when it is not. */
+  waitingMs: number;
+};
+
+export type WatermarkKeeper = {
+  /** Rows were stored: see whether the watermark can move (coalesced, one run at a time). */
+  poke(): void;
+  /** Checks now and then even without pokes: another writer instance may have stored the rest. */
+  start(): void;
+  stop(): Promise<void>;
+  /** The masterchain block `mcSeqno` was first seen by the fetcher at `seenAtMs` (for freshness). */
+  seen(mcSeqno: number, seenAtMs: number): void;
+  status(): WatermarkStatus;
+  /** Reasons for /healthcheck: a watermark stuck on dead letters or stalled. */
+  problems(): string[];
+};
+
+export type WatermarkKeeperOptions = {
+  store: Store;
+  logger: Logger;
+  /** Called after the watermark moved and was saved; `freshness` has (seconds) for seqnos whose seen time is known. */
+  onAdvance?: (watermark: Watermark, freshness: number[]) => void;
+  intervalMs?: number;
+  now?: () => number;
+};
+
+/**
+ * Keeps the stored-up-to watermark (packages/store index-progress.ts): after rows are stored, reads
+ * the receipts above the watermark, moves it over every complete masterchain seqno and saves it.
+ * Several writer instances may run this at once; they compute the same value from the same receipts.
+ */
+export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1_000, now = Date.now }: WatermarkKeeperOptions): WatermarkKeeper {
+  let current: Watermark | null = null;
+  let waiting: string | null = null;
+  let stuck = false;
+  let waitingSince = 0;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let lastStuck = '';
+  let droppedBelow = -1;
+  const seenAt = new Map<number, number>();
+
+  async function step(): Promise<void> {
+    const persisted = await readWatermark(store);
+    if (persisted && (!current || persisted.mc_seqno > current.mc_seqno)) current = persisted;
+    const start = current ? current.mc_seqno + 1 : await indexStart(store);
+    if (start === null) return;
+    for (;;) {
+      const after = current ? current.mc_seqno : start - 1;
+      const result = advanceWatermark(current, start, await readProgress(store, after, WINDOW));
+      note(result.waiting, result.stuck);
+      const moved = result.watermark && (!current || result.watermark.mc_seqno > current.mc_seqno) ? result.watermark : undefined;
+      if (!moved) return;
+      await saveWatermark(store, moved);
+      const freshness: number[] = [];
+      for (let n = after + 1; n <= moved.mc_seqno; n++) {
+        const seen = seenAt.get(n);
+        if (seen !== undefined) freshness.push(Math.max(0, now() - seen) / 1000);
+        seenAt.delete(n);
+      }
+      current = moved;
+      waitingSince = 0;
+      onAdvance?.(moved, freshness);
+      await dropReceiptsBelow(moved.mc_seqno);
+      if (moved.mc_seqno - after < WINDOW) return;
+    }
+  }
+
+  /** Records why the seqno after the watermark is incomplete (null: nothing above it seen yet). */
+  function note(reason: string | null, isStuck: boolean) {
+    if (reason === null) waitingSince = 0;
+    else if (waitingSince === 0) waitingSince = now();
+    // Said once per reason when it will not resolve by itself; the rest is in /healthcheck.
+    if (isStuck && reason !== null && reason !== lastStuck) {
+      lastStuck = reason;
+      logger.error('the watermark cannot move: records of the next masterchain block were dead-lettered', { watermark: current?.mc_seqno ?? null, reason });
+    }
+    waiting = reason;
+    stuck = isStuck;
+  }
+
+  async function dropReceiptsBelow(watermark: number) {
+    const partition = Math.floor(watermark / RECEIPT_PARTITION_SEQNOS);
+    if (partition <= droppedBelow) return;
+    droppedBelow = partition;
+    const dropped = await dropOldReceipts(store, watermark);
+    if (dropped > 0) logger.info('dropped receipt partitions below the watermark', { partitions: dropped, watermark });
+  }
+
+  function poke() {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = step()
+      .catch((err: unknown) => logger.warn('watermark check failed; trying again later', { err }))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          poke();
+        }
+      });
+  }
+
+  return {
+    poke,
+    start() {
+      timer ??= setInterval(poke, intervalMs);
+      timer.unref();
+      poke();
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      again = false;
+      await running;
+    },
+    seen(mcSeqno, seenAtMs) {
+      if (!current || mcSeqno > current.mc_seqno) seenAt.set(mcSeqno, seenAtMs);
+    },
+    status: () => ({ watermark: current, waiting, stuck, waitingMs: waitingSince === 0 ? 0 : now() - waitingSince }),
+    problems() {
+      const at = current?.mc_seqno ?? 'none';
+      if (stuck) return [`watermark held at ${at}: ${waiting}`];
+      if (waiting !== null && waitingSince !== 0 && now() - waitingSince > STALL_DEGRADED_MS) return [`watermark at ${at} has not moved for ${Math.round((now() - waitingSince) / 1000)} s: ${waiting}`];
+      return [];
+    },
+  };
+}
