@@ -1,5 +1,10 @@
 # shellcheck shell=bash
-# Shared by scripts/test.sh and scripts/start.sh. Sourced with the repo root as the cwd.
+# Shared by scripts/test.sh, scripts/start.sh and scripts/bench.sh. Sourced with the repo root as the cwd.
+
+# CLEAN_EXEC: prefix for anything started in the background, so that it keeps none of the caller's
+# descriptors beyond the 0-2 it is given (see the file).
+# shellcheck source=../deploy/local/lib/fds.sh
+. deploy/local/lib/fds.sh
 
 # The caller's own addresses (set = use that external server), captured before export_service_env
 # overwrites them: services.sh must keep seeing the caller's choice, or it would take the local

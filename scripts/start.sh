@@ -43,7 +43,8 @@ stop_all() {
   if [[ -n $already_running ]]; then echo "left running (started before npm start): $(echo "$already_running" | tr '\n' ' ')"; fi
   exit "$rc"
 }
-trap 'echo; echo "stopping..."; stop_all 0' INT TERM
+# HUP too (the terminal went away): the services run in sessions of their own and would not get it.
+trap 'echo; echo "stopping..."; stop_all 0' INT TERM HUP
 
 for main in services/*/dist/main.js; do
   [[ -f $main ]] || continue
@@ -51,8 +52,12 @@ for main in services/*/dist/main.js; do
   # setsid: Ctrl-C in the terminal reaches only this script, which sends each service one
   # SIGTERM (the runtime's shutdown treats a second signal as "exit now"). Output goes through
   # sed (line-buffered, ignoring SIGINT so late shutdown logs still show) for the prefix; $! is
-  # the node pid (setsid execs without forking: a background job is no group leader).
-  setsid node --enable-source-maps "$main" > >(trap '' INT; exec sed -u "s/^/[$name] /") 2>&1 &
+  # the node pid (setsid execs without forking: a background job is no group leader, and
+  # CLEAN_EXEC's shell execs node). CLEAN_EXEC: node and sed keep none of our other descriptors
+  # (npm passes some beyond 0-2; see deploy/local/lib/fds.sh), only the pipe to sed and the
+  # caller's stdout, which sed lets go of when node exits.
+  setsid "${CLEAN_EXEC[@]}" node --enable-source-maps "$main" </dev/null \
+    > >(trap '' INT; exec "${CLEAN_EXEC[@]}" sed -u "s/^/[$name] /") 2>&1 &
   PIDS[$name]=$!
   echo "[$name] started (pid ${PIDS[$name]})"
 done
@@ -72,7 +77,7 @@ echo "Ctrl-C to stop."
 if ((${#PIDS[@]} == 0)); then
   # Nothing to supervise: sleep until a signal arrives (wait returns early on a trapped signal).
   while true; do
-    sleep 3600 &
+    "${CLEAN_EXEC[@]}" sleep 3600 </dev/null >/dev/null 2>&1 &
     sleeper=$!
     wait "$sleeper" || true
   done
@@ -89,7 +94,7 @@ while true; do
       stop_all "$((rc == 0 ? 1 : rc))"
     fi
   done
-  sleep 1 &
+  "${CLEAN_EXEC[@]}" sleep 1 </dev/null >/dev/null 2>&1 &
   sleeper=$!
   wait "$sleeper" || true
 done

@@ -21,6 +21,8 @@ STATE_DIR="${TONSTREAM_STATE_DIR:-$REPO_ROOT/.local}"
 mkdir -p "$STATE_DIR"
 STATE_DIR="$(cd "$STATE_DIR" && pwd)"
 
+# shellcheck source=SCRIPTDIR/lib/fds.sh
+. "$HERE/lib/fds.sh"
 # shellcheck source=SCRIPTDIR/lib/common.sh
 . "$HERE/lib/common.sh"
 # shellcheck source=SCRIPTDIR/lib/kafka.sh
@@ -56,7 +58,8 @@ configured_address() {
 }
 
 # One `up` at a time per state dir (two test runs starting together would race on the ports).
-# The lock is on fd 9; every server is started with 9>&- so that it does not keep the lock.
+# The lock is on fd 9; every server is started with all its descriptors above 2 closed
+# (lib/fds.sh), so that no server keeps the lock, nor any pipe of the caller.
 take_lock() {
   exec 9>"$STATE_DIR/.services.lock"
   flock -w 600 9 || die "another services.sh is still running (lock $STATE_DIR/.services.lock)"

@@ -122,11 +122,12 @@ clickhouse_start() {
     # if those belong to root it exits silently. Keep the whole log dir (and the data dirs) its own.
     chown "$user:" "$CH_DIR" "$CH_DIR"/{data,tmp,user_files,format_schemas,run}
     chown -R "$user:" "$CH_DIR/log"
-    setpriv --reuid="$user" --regid="$user" --init-groups \
-      "$server" --daemon --pid-file="$CH_PIDFILE" --config-file="$CH_CONFIG" </dev/null >/dev/null 2>&1 9>&- \
+    # CLEAN_EXEC: the daemon keeps /dev/null and its logs only, no descriptor of ours (lib/fds.sh).
+    "${CLEAN_EXEC[@]}" setpriv --reuid="$user" --regid="$user" --init-groups \
+      "$server" --daemon --pid-file="$CH_PIDFILE" --config-file="$CH_CONFIG" </dev/null >/dev/null 2>&1 \
       || true
   else
-    "$server" --daemon --pid-file="$CH_PIDFILE" --config-file="$CH_CONFIG" </dev/null >/dev/null 2>&1 9>&- || true
+    "${CLEAN_EXEC[@]}" "$server" --daemon --pid-file="$CH_PIDFILE" --config-file="$CH_CONFIG" </dev/null >/dev/null 2>&1 || true
   fi
   # --daemon returns at once; the daemon writes the pid file right after forking.
   local i

@@ -91,6 +91,10 @@ as_root() {
   fi
 }
 
+# apt_get ARGS...: apt-get as root, non-interactive. A package's postinst may start its daemon
+# (where no policy-rc.d forbids it): that one must not keep our descriptors either (lib/fds.sh).
+apt_get() { as_root "${CLEAN_EXEC[@]}" env DEBIAN_FRONTEND=noninteractive apt-get "$@" </dev/null; }
+
 # apt_install PKG...: install Debian packages; refresh the package lists only when needed.
 apt_install() {
   command -v apt-get >/dev/null 2>&1 || die "apt-get not found: install $* with your package manager"
@@ -103,14 +107,14 @@ apt_install() {
   start=$(now_ms)
   if ((need_update)); then
     info "apt: updating package lists"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update >>"$log" 2>&1 || { show_log_tail "$log"; die "apt-get update failed; read $log"; }
+    apt_get update >>"$log" 2>&1 || { show_log_tail "$log"; die "apt-get update failed; read $log"; }
   fi
   info "apt: installing $* (output in $log)"
-  if ! as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >>"$log" 2>&1; then
+  if ! apt_get install -y --no-install-recommends "$@" >>"$log" 2>&1; then
     # Stale lists can point at files the mirror no longer has: refresh once and retry.
     info "apt: install failed; updating package lists and retrying"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update >>"$log" 2>&1 || true
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" >>"$log" 2>&1 \
+    apt_get update >>"$log" 2>&1 || true
+    apt_get install -y --no-install-recommends "$@" >>"$log" 2>&1 \
       || { show_log_tail "$log"; die "apt-get install $* failed; read $log"; }
   fi
   info "apt: installed $* in $(elapsed_since "$start") s"

@@ -122,10 +122,12 @@ kafka_start() {
   # Remember where this start's log output begins, to find its "started" line.
   KAFKA_LOG_OFFSET=$(stat -c %s "$KAFKA_LOG" 2>/dev/null || echo 0)
   # setsid: own session, so Ctrl-C in the calling terminal does not reach the broker.
-  # 9>&-: the broker must not inherit services.sh's lock (see take_lock).
-  # The shell writes its own pid (right even if setsid had to fork) and then execs java.
+  # The shell closes every descriptor above 2 (the caller's pipes, services.sh's lock: see
+  # lib/fds.sh), writes its own pid (right even if setsid had to fork) and then execs java, which
+  # so keeps /dev/null and kafka.out only.
   kafka_cmd kafka.Kafka "$KAFKA_PROPS"
-  setsid bash -c 'echo $$ >"$0"; exec "$@"' "$KAFKA_PIDFILE" "${KAFKA_CMD[@]}" </dev/null >>"$KAFKA_OUT" 2>&1 9>&- &
+  setsid bash -c "$CLOSE_INHERITED_FDS"'; echo $$ >"$0"; exec "$@"' "$KAFKA_PIDFILE" "${KAFKA_CMD[@]}" \
+    </dev/null >>"$KAFKA_OUT" 2>&1 &
   disown $! 2>/dev/null || true
   local i
   for ((i = 0; i < 50; i++)); do [[ -s $KAFKA_PIDFILE ]] && break; sleep 0.1; done

@@ -41,9 +41,10 @@ redis_start() {
   mkdir -p "$REDIS_DIR"
   record_address redis "$REDIS_HOST:$REDIS_PORT"
   # daemonize yes: forks, writes the pid file, returns; a failed start is reported in the log.
-  "$server" --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
+  # CLEAN_EXEC: the daemon keeps /dev/null and its log only, no descriptor of ours (lib/fds.sh).
+  "${CLEAN_EXEC[@]}" "$server" --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
     --save '' --appendonly no --dir "$REDIS_DIR" \
-    --daemonize yes --pidfile "$REDIS_PIDFILE" --logfile "$REDIS_LOG" </dev/null >/dev/null 2>&1 9>&- \
+    --daemonize yes --pidfile "$REDIS_PIDFILE" --logfile "$REDIS_LOG" </dev/null >/dev/null 2>&1 \
     || { show_log_tail "$REDIS_LOG"; die "redis: redis-server failed to start; read $REDIS_LOG"; }
   local i
   for ((i = 0; i < 50; i++)); do [[ -s $REDIS_PIDFILE ]] && break; sleep 0.1; done

@@ -1,4 +1,4 @@
-import { type Admin, ConfigResourceTypes, Kafka, logLevel, type LogEntry } from 'kafkajs';
+import kafkajs, { type Admin, Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { useFastCrc32c } from './kafkajs-crc32c.js';
 import { MAX_MESSAGE_BYTES, type TopicSpec } from './topics.js';
 
@@ -55,6 +55,8 @@ export async function ensureTopics(admin: Admin, specs: TopicSpec[]): Promise<st
 }
 
 const MAX_MESSAGE_BYTES_CONFIG = 'max.message.bytes';
+// Not a named export Node can see in kafkajs's CommonJS module: taken from its default export.
+const { ConfigResourceTypes } = kafkajs;
 
 async function checkMessageLimits(admin: Admin, specs: TopicSpec[]): Promise<void> {
   const required = new Map<string, number>();
