@@ -84,13 +84,26 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   // Idempotent: a retried produce request cannot duplicate records (one request in flight keeps order).
   // Retries are unbounded (kafkajs warns that bounded retries break idempotence): while the broker is
   // away the decoder waits rather than skipping blocks.
-  const producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-    retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: Number.MAX_SAFE_INTEGER },
-  });
+  const newProducer = () =>
+    kafka.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+      retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: Number.MAX_SAFE_INTEGER },
+    });
+  let producer = newProducer();
+  /**
+   * After the broker refused a request, kafkajs's idempotent producer has already counted the refused
+   * batches in its sequence numbers and every later produce fails (OUT_OF_ORDER_SEQUENCE_NUMBER):
+   * a new producer starts a new sequence.
+   */
+  async function renewProducer() {
+    const old = producer;
+    producer = newProducer();
+    await old.disconnect().catch(() => {});
+    await producer.connect();
+  }
   const admin = kafka.admin();
   const pool = createDecodePool(deps.workers ?? 0);
   let stopLag: () => void = () => {};
@@ -167,6 +180,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
       await publishBlocks(blocks);
     } catch (err) {
       if (!refusedMessages(err)) throw err;
+      await renewProducer();
       published = [];
       for (const { block, message } of chunk.decoded) {
         try {
@@ -175,6 +189,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
         } catch (one) {
           const code = refusedMessages(one);
           if (!code) throw one;
+          await renewProducer();
           const error = new Error(`Kafka refused the block's records (${code}): ${(one as Error).message}`);
           metrics.errors.inc({ kind: 'produce' });
           logger.error('block records refused by Kafka, sent to the dead-letter topic', { block_key: block.key, ...source, offset: message.offset, dead_letter_topic: dlq, err: error });

@@ -35,6 +35,8 @@ export type WriterDeps = {
   retry?: RetryPolicy;
   /** Largest record accepted (characters of JSON); bigger ones are dead-lettered. Default MAX_RECORD_CHARS. */
   maxRecordChars?: number;
+  /** `max.message.bytes` the topics must allow (checked at start). Default MAX_MESSAGE_BYTES. */
+  maxMessageBytes?: number;
 };
 
 export type Writer = {
@@ -227,7 +229,7 @@ export function createWriter(deps: WriterDeps): Writer {
       logger.info('schema migrated', { database: store.database, applied: migrated.applied, version: migrated.current });
       metrics.clickhouseUp.set(1);
       await admin.connect();
-      const created = await ensureTopics(admin, topicSpecs(topics));
+      const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
       if (created.length > 0) logger.info('created topics', { topics: created });
       consumer.on(consumer.events.GROUP_JOIN, (e) => {
         if (health.status === 'degraded' && health.reasons[0] === 'starting') health = { status: 'ok', reasons: [] };
