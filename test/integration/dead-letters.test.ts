@@ -12,7 +12,7 @@ import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { MAX_RECORD_CHARS, transactionRow } from '@tonstream/records';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, type Store } from '@tonstream/store';
-import { createWriter, createWriterMetrics, type Writer, type WriterMetrics } from '@tonstream/writer-service';
+import { createWriter, createWriterMetrics, type Writer } from '@tonstream/writer-service';
 import { type Admin, type Kafka, Partitioners, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/processes.js';
@@ -103,7 +103,6 @@ describe('dead letters', () => {
 
   it('refuses bad records in every record topic and a truncated raw block, stores every good record, and keeps running', async () => {
     const real = good[0].records;
-    const key = `${real.block.workchain}:${real.block.shard}:${real.block.seqno}`;
     const tx = transactionRow(real.transactions[0]);
     const huge = JSON.stringify({ ...tx, padding: 'x'.repeat(MAX_RECORD_CHARS) });
     const noInMsg = JSON.stringify({ ...tx, in_msg: undefined });
