@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GlobalConfigError, int32ToIpv4, ipv4ToInt32, readGlobalConfig, writeGlobalConfig } from './global-config.js';
+import { GlobalConfigError, int32ToIpv4, ipv4ToInt32, isLocalnetGlobalConfig, LOCALNET_MARKER, readGlobalConfig, writeGlobalConfig } from './global-config.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -30,6 +30,19 @@ describe('global config', () => {
     expect(readGlobalConfig(path)).toEqual(servers);
     expect(readGlobalConfig(text)).toEqual(servers);
     expect(readGlobalConfig(json)).toEqual(servers);
+  });
+
+  it('marks the local network\'s config with a top-level field only when asked', () => {
+    const plain = tempPath();
+    const local = tempPath();
+    const servers = [{ host: '127.0.0.1', port: 4924, publicKey: Buffer.alloc(32, 1) }];
+    writeGlobalConfig(plain, servers);
+    writeGlobalConfig(local, servers, { localnet: true });
+    expect(JSON.parse(readFileSync(local, 'utf-8'))[LOCALNET_MARKER]).toBe(true);
+    expect(isLocalnetGlobalConfig(local)).toBe(true);
+    expect(isLocalnetGlobalConfig(plain)).toBe(false);
+    expect(isLocalnetGlobalConfig({ [LOCALNET_MARKER]: 'yes' })).toBe(false);
+    expect(readGlobalConfig(local)).toEqual(servers);
   });
 
   it('converts IPv4 both ways, accepting unsigned ints', () => {

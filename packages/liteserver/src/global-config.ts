@@ -12,7 +12,16 @@ export type LiteServerAddress = { host: string; port: number; publicKey: Buffer 
 export type GlobalConfigOptions = {
   /** Masterchain zero state hashes, base64. @default 32 zero bytes each */
   zeroState?: { rootHash: string; fileHash: string };
+  /** Marks the file as the local network's (LOCALNET_MARKER). @default false */
+  localnet?: boolean;
 };
+
+/**
+ * Top-level field of a global config the local network wrote. TON clients ignore fields they do
+ * not know; tonstream's fetcher reads it: a localnet can be started afresh (`--reset`), so there a
+ * checkpoint of another chain means a reset, not a wrong network.
+ */
+export const LOCALNET_MARKER = 'tonstream_localnet';
 
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
 /** The masterchain shard id, -2^63, which a JS number cannot hold; spliced into the text. */
@@ -32,6 +41,7 @@ export function writeGlobalConfig(
   const block = { workchain: -1, shard: MASTERCHAIN_SHARD_PLACEHOLDER, seqno: 0, root_hash: zero.rootHash, file_hash: zero.fileHash };
   const config = {
     '@type': 'config.global',
+    ...(options.localnet ? { [LOCALNET_MARKER]: true } : {}),
     dht: { '@type': 'dht.config.global', k: 6, a: 3, static_nodes: { '@type': 'dht.nodes', nodes: [] } },
     liteservers: servers.map((s, i) => {
       if (s.publicKey.length !== 32) throw new GlobalConfigError(`servers[${i}].publicKey must be 32 bytes, got ${s.publicKey.length}`);
@@ -46,15 +56,7 @@ export function writeGlobalConfig(
 
 /** Liteservers of a global config given as a file path, JSON text or parsed object. */
 export function readGlobalConfig(pathOrJson: string | object): LiteServerAddress[] {
-  let config: unknown = pathOrJson;
-  if (typeof pathOrJson === 'string') {
-    const text = pathOrJson.trimStart().startsWith('{') ? pathOrJson : readFileSync(pathOrJson, 'utf-8');
-    try {
-      config = JSON.parse(text);
-    } catch (cause) {
-      throw new GlobalConfigError(`global config is not JSON: ${(cause as Error).message}`, { cause });
-    }
-  }
+  const config = typeof pathOrJson === 'string' ? parseGlobalConfig(pathOrJson) : pathOrJson;
   const list = (config as { liteservers?: unknown })?.liteservers;
   if (!Array.isArray(list)) throw new GlobalConfigError('global config has no liteservers array');
   return list.map((entry: { ip?: unknown; port?: unknown; id?: { '@type'?: unknown; key?: unknown } }, i) => {
@@ -66,6 +68,21 @@ export function readGlobalConfig(pathOrJson: string | object): LiteServerAddress
     if (publicKey.length !== 32) throw new GlobalConfigError(`${where}.id.key must be 32 bytes of base64`);
     return { host: int32ToIpv4(entry.ip), port: entry.port, publicKey };
   });
+}
+
+function parseGlobalConfig(pathOrText: string): unknown {
+  const text = pathOrText.trimStart().startsWith('{') ? pathOrText : readFileSync(pathOrText, 'utf-8');
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new GlobalConfigError(`global config is not JSON: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Whether a global config (file path, JSON text or parsed object) carries LOCALNET_MARKER. */
+export function isLocalnetGlobalConfig(pathOrJson: string | object): boolean {
+  const config = typeof pathOrJson === 'string' ? parseGlobalConfig(pathOrJson) : pathOrJson;
+  return (config as Record<string, unknown>)?.[LOCALNET_MARKER] === true;
 }
 
 /** IPv4 dotted quad to the signed int32 global configs use (big-endian octets). */

@@ -7,6 +7,8 @@ export { generateEd25519KeyPair, ed25519KeyPairFromSeed, type Ed25519KeyPair } f
 export {
   writeGlobalConfig,
   readGlobalConfig,
+  isLocalnetGlobalConfig,
+  LOCALNET_MARKER,
   GlobalConfigError,
   type GlobalConfigOptions,
   type LiteServerAddress,

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { isStateGone, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
+import { isStateGone, isStateGoneAnswer, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
 import { fromTlBlockId, type LiteApi, toTlBlockId, verifyBlockBoc, VerifyError } from './lite-api.js';
-import { LiteQueryError } from './lite-pool.js';
+import { GoneEverywhereError, LiteQueryError } from './lite-pool.js';
 import type { FullBlockId } from './shard-walk.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/mainnet/blocks');
@@ -72,16 +72,40 @@ describe('loadVerifiedBlock() and loadAccountStates()', () => {
     expect(() => verifyAccountState(MC_ID, b.accounts[0], new Uint8Array())).not.toThrow();
   });
 
-  it('publishes accounts whose state the liteservers no longer keep as missing, and fails on other errors', async () => {
+  it('recognises the "no such state here" answers of upstream liteservers and the localnet, and nothing else', () => {
+    const gone = [
+      "cannot load state for (0,8000000000000000,45913424):5A3B…:9F1C… : state already gc'd",
+      'cannot load state for (0,8000000000000000,45913424):5A3B…:9F1C… : state not in db',
+      'account states are kept for the last 32 rounds; round 82 is older',
+    ];
+    const notGone = [
+      'block (0,8000000000000000,45913424) is not applied',
+      'block (0,8000000000000000,45913424) is not in db (possibly out of sync: shard_client_seqno=1 ls_seqno=1)',
+      'cannot load block (0,8000000000000000,45913424):5A3B…:9F1C… : block handle not in db',
+      'cannot find block (0,8000000000000000) lt=123: lt not in db',
+      'Timeout',
+      'adnl query timeout',
+    ];
+    for (const m of gone) expect(isStateGoneAnswer(new Error(m), 'getAccountState'), m).toBe(true);
+    for (const m of notGone) expect(isStateGoneAnswer(new Error(m), 'getAccountState'), m).toBe(false);
+    expect(isStateGoneAnswer(new Error(gone[0]), 'getBlock')).toBe(false);
+  });
+
+  it('publishes accounts as missing only when every liteserver said the state is gone; fails on other errors', async () => {
     const b = await loadVerifiedBlock(fakeLite(() => new Uint8Array()), MC_ID);
-    const gone = new LiteQueryError('getAccountState', [{ server: 'x', error: 'account states are kept for the last 32 rounds; round 82 is older' }]);
-    expect(isStateGone(gone)).toBe(true);
-    expect(isStateGone(new LiteQueryError('getAccountState', [{ server: 'x', error: 'Timeout' }]))).toBe(false);
+    const attempts = [
+      { server: 'x', error: 'account states are kept for the last 32 rounds; round 82 is older' },
+      { server: 'y', error: 'cannot load state for (0,8000000000000000,1):A:B : state not in db' },
+    ];
+    const everywhere = new GoneEverywhereError('getAccountState', attempts);
+    expect(isStateGone(everywhere)).toBe(true);
+    // The same answers without the pool's verdict (e.g. a server also timed out) are no proof.
+    expect(isStateGone(new LiteQueryError('getAccountState', [...attempts, { server: 'z', error: 'Timeout' }]))).toBe(false);
     const first = b.accounts[0].account;
-    const r = await loadAccountStates(fakeLite((a) => (a === first ? gone : new Uint8Array())), b);
+    const r = await loadAccountStates(fakeLite((a) => (a === first ? everywhere : new Uint8Array())), b);
     expect(r.missing).toEqual([first]);
     expect(r.states.map((s) => s.account)).toEqual(b.accounts.slice(1).map((a) => a.account));
-    const other = new LiteQueryError('getAccountState', [{ server: 'x', error: 'Timeout' }]);
+    const other = new LiteQueryError('getAccountState', attempts);
     await expect(loadAccountStates(fakeLite(() => other), b)).rejects.toBe(other);
   });
 });

@@ -5,7 +5,7 @@
 import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import type { RawAccountState } from '@tonstream/bus';
 import { describeId, type LiteApi, MASTERCHAIN, VerifyError } from './lite-api.js';
-import { LiteQueryError } from './lite-pool.js';
+import { GoneEverywhereError } from './lite-pool.js';
 import type { FullBlockId } from './shard-walk.js';
 
 /** A touched account and where to check its state: the state hash after its last transaction. */
@@ -67,19 +67,38 @@ export function verifyAccountState(block: FullBlockId, a: TouchedAccount, state:
 }
 
 /**
- * Liteserver errors that mean "this state is gone for good": liteservers keep shard states for a
- * limited time (upstream garbage-collects them; the localnet keeps 32 rounds). Retrying those
- * would stall the fetcher forever, so such accounts are published without a state instead.
+ * getAccountState answers that mean "this liteserver has no state for that block", as opposed to
+ * "not yet" (retried) or a failure (retried). One server saying so proves nothing: the pool asks
+ * every configured server, and only when all of them say so is the state published as missing
+ * (see `isGone` in lite-pool.ts). The strings, from what the servers really answer:
+ * - `state already gc'd`: upstream ton-blockchain/ton validator/db/rootdb.cpp RootDb::get_block_state,
+ *   the block's state was stored and then garbage-collected. The liteserver passes it on as
+ *   "cannot load state for <block id> : state already gc'd" (validator/impl/liteserver.cpp,
+ *   LiteQuery::request_block_state).
+ * - `state not in db`: same function, the state was never stored on this server (e.g. a node that
+ *   started from a later persistent state). Same prefix.
+ * - `account states are kept for the last N rounds; round R is older`: our local network
+ *   (packages/localnet/src/chain.ts), passed through as liteServer.error 651 by
+ *   services/localnet/src/tl.ts translateError.
+ * Deliberately not matched: "block ... is not applied" and "block ... is not in db" / "block
+ * handle not in db" (the server has not got the block yet: a lagging server, and the fetcher has
+ * just downloaded that block from one of them), "lt not in db" (a transaction lookup), timeouts.
  */
-export const STATE_GONE = /gc'?d|garbage|kept for the last|no longer (?:kept|available)|state (?:is )?(?:unavailable|pruned)|not in (?:the )?db/i;
+export const STATE_GONE = /state already gc'd|state not in db|account states are kept for the last \d+ rounds/;
 
+/** The pool's `isGone`: only getAccountState answers, only the strings of STATE_GONE. */
+export function isStateGoneAnswer(error: Error, method: string): boolean {
+  return method === 'getAccountState' && STATE_GONE.test(error.message);
+}
+
+/** Every configured liteserver answered that it has no such state. */
 export function isStateGone(err: unknown): boolean {
-  return err instanceof LiteQueryError && err.attempts.length > 0 && err.attempts.every((a) => STATE_GONE.test(a.error));
+  return err instanceof GoneEverywhereError;
 }
 
 /**
  * States of the accounts the block touched, in the block's account order; `missing` lists the
- * accounts whose state the liteservers no longer have (see STATE_GONE). Other errors throw.
+ * accounts whose state no configured liteserver has (see STATE_GONE). Other errors throw.
  */
 export async function loadAccountStates(lite: LiteApi, block: LoadedBlock): Promise<{ states: RawAccountState[]; missing: string[] }> {
   const missing: string[] = [];

@@ -35,27 +35,57 @@ describe('checkpoint codec and key', () => {
 
 describe('planStart()', () => {
   const live = { kind: 'live' } as const;
+  const base = { mode: live, startSeqno: 'head' as const, headSeqno: 100, reset: false, localnet: false, key: 'fetcher:07' };
+  const matches = { kind: 'matches' } as const;
+  const differs = { kind: 'differs', field: 'root_hash', checkpoint: 'OLDROOT=', chain: 'NEWROOT=' } as const;
+  const ahead = { kind: 'ahead_of_head' } as const;
+  const none = { kind: 'none' } as const;
+
   it('resumes after a checkpoint that matches the chain', () => {
-    expect(planStart({ mode: live, checkpoint: cp(41), check: 'matches', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 42, to: undefined, reason: 'checkpoint' });
+    expect(planStart({ ...base, checkpoint: cp(41), check: matches })).toEqual({ kind: 'start', plan: { from: 42, to: undefined, reason: 'checkpoint' } });
   });
 
   it('starts at the head or at FETCHER_START_SEQNO without a checkpoint', () => {
-    expect(planStart({ mode: live, checkpoint: undefined, check: 'none', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 100, to: undefined, reason: 'head' });
-    expect(planStart({ mode: live, checkpoint: undefined, check: 'none', startSeqno: 1, headSeqno: 100 })).toEqual({ from: 1, to: undefined, reason: 'start_seqno' });
-    expect(planStart({ mode: live, checkpoint: undefined, check: 'none', startSeqno: 0, headSeqno: 100 }).from).toBe(1);
+    expect(planStart({ ...base, checkpoint: undefined, check: none })).toEqual({ kind: 'start', plan: { from: 100, to: undefined, reason: 'head' } });
+    expect(planStart({ ...base, checkpoint: undefined, check: none, startSeqno: 1 })).toEqual({ kind: 'start', plan: { from: 1, to: undefined, reason: 'start_seqno' } });
+    expect(planStart({ ...base, checkpoint: undefined, check: none, startSeqno: 0 })).toMatchObject({ plan: { from: 1 } });
   });
 
-  it('starts afresh when the chain under the checkpoint changed (other root hash, or head behind it)', () => {
-    expect(planStart({ mode: live, checkpoint: cp(500), check: 'differs', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 100, to: undefined, reason: 'chain_changed' });
-    expect(planStart({ mode: live, checkpoint: cp(500), check: 'ahead_of_head', startSeqno: 1, headSeqno: 10 })).toEqual({ from: 1, to: undefined, reason: 'chain_changed' });
+  it('on a real network, stops at a checkpoint of another chain, naming both root hashes, the seqno and the way out', () => {
+    const d = planStart({ ...base, checkpoint: cp(50), check: differs, startSeqno: 7 });
+    expect(d.kind).toBe('stop');
+    const message = (d as { message: string }).message;
+    for (const part of ['fetcher:07', 'seqno 50', 'OLDROOT=', 'NEWROOT=', '--reset', 'FETCHER_GLOBAL_CONFIG', 'FETCHER_START_SEQNO=7']) expect(message).toContain(part);
+    const zs = planStart({ ...base, checkpoint: cp(50), check: { kind: 'differs', field: 'zero_state', checkpoint: 'ZS1', chain: 'ZS2' } });
+    expect(zs).toMatchObject({ kind: 'stop', message: expect.stringContaining('zero state ZS1') });
   });
 
-  it('backfills its range, resuming from its own checkpoint', () => {
+  it('on a real network, waits for the head to reach a checkpoint above it', () => {
+    const d = planStart({ ...base, checkpoint: cp(500), check: ahead });
+    expect(d).toMatchObject({ kind: 'wait_for_head', seqno: 500 });
+    expect((d as { message: string }).message).toContain('above the liteservers\' head 100');
+  });
+
+  it('on the local network, a checkpoint of another chain (or above the head) means it was reset: start from its genesis', () => {
+    expect(planStart({ ...base, checkpoint: cp(50), check: differs, localnet: true, startSeqno: 1 })).toEqual({ kind: 'start', plan: { from: 1, to: undefined, reason: 'localnet_reset' } });
+    expect(planStart({ ...base, checkpoint: cp(500), check: ahead, localnet: true })).toEqual({ kind: 'start', plan: { from: 100, to: undefined, reason: 'localnet_reset' } });
+    expect(planStart({ ...base, checkpoint: cp(41), check: matches, localnet: true })).toMatchObject({ plan: { from: 42, reason: 'checkpoint' } });
+  });
+
+  it('--reset ignores any checkpoint and starts from FETCHER_START_SEQNO or the head', () => {
+    for (const check of [matches, differs, ahead]) {
+      expect(planStart({ ...base, checkpoint: cp(50), check, reset: true, startSeqno: 3 })).toEqual({ kind: 'start', plan: { from: 3, to: undefined, reason: 'reset' } });
+    }
+    expect(planStart({ ...base, checkpoint: cp(50), check: differs, reset: true })).toMatchObject({ plan: { from: 100, reason: 'reset' } });
+  });
+
+  it('backfills its range, resuming from its own checkpoint; redoes the range when it cannot trust it', () => {
     const mode = { kind: 'backfill', from: 10, to: 20 } as const;
-    expect(planStart({ mode, checkpoint: undefined, check: 'none', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 10, to: 20, reason: 'backfill' });
-    expect(planStart({ mode, checkpoint: cp(14), check: 'matches', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 15, to: 20, reason: 'backfill_resumed' });
-    expect(planStart({ mode, checkpoint: cp(20), check: 'matches', startSeqno: 'head', headSeqno: 100 })).toEqual({ from: 21, to: 20, reason: 'backfill_done' });
-    expect(planStart({ mode, checkpoint: cp(14), check: 'differs', startSeqno: 'head', headSeqno: 100 }).from).toBe(10);
+    expect(planStart({ ...base, mode, checkpoint: undefined, check: none })).toEqual({ kind: 'start', plan: { from: 10, to: 20, reason: 'backfill' } });
+    expect(planStart({ ...base, mode, checkpoint: cp(14), check: matches })).toEqual({ kind: 'start', plan: { from: 15, to: 20, reason: 'backfill_resumed' } });
+    expect(planStart({ ...base, mode, checkpoint: cp(20), check: matches })).toEqual({ kind: 'start', plan: { from: 21, to: 20, reason: 'backfill_done' } });
+    expect(planStart({ ...base, mode, checkpoint: cp(14), check: differs })).toMatchObject({ plan: { from: 10 } });
+    expect(planStart({ ...base, mode, checkpoint: cp(14), check: matches, reset: true })).toMatchObject({ plan: { from: 10 } });
   });
 });
 

@@ -18,6 +18,11 @@ export class CheckpointError extends Error {
   override name = 'CheckpointError';
 }
 
+/** The checkpoint belongs to another chain than the liteservers serve: the fetcher stops (exit 1). */
+export class CheckpointMismatchError extends Error {
+  override name = 'CheckpointMismatchError';
+}
+
 /** Backfill runs keep their own checkpoint so they never move the live fetcher's position. */
 export type RunMode = { kind: 'live' } | { kind: 'backfill'; from: number; to: number };
 
@@ -54,16 +59,33 @@ export function latestCheckpoint(messages: Iterable<{ key: Uint8Array | string |
   return last;
 }
 
-/** How the checkpoint compares with the chain: the chain's block at its seqno has its root hash or not. */
-export type CheckpointCheck = 'none' | 'matches' | 'differs' | 'ahead_of_head';
+/** How the checkpoint compares with the chain at its seqno. */
+export type CheckpointCheck =
+  | { kind: 'none' }
+  | { kind: 'matches' }
+  /** The chain's block at the checkpoint's seqno has another root hash (or the chain another zero state). */
+  | { kind: 'differs'; field: 'root_hash' | 'zero_state'; checkpoint: string; chain: string }
+  /** The liteservers' head is below the checkpoint. */
+  | { kind: 'ahead_of_head' };
 
 export type StartPlan = {
   /** First masterchain seqno to publish. */
   from: number;
   /** Last one (backfill), or undefined: follow the head. */
   to: number | undefined;
-  reason: 'checkpoint' | 'start_seqno' | 'head' | 'chain_changed' | 'backfill' | 'backfill_resumed' | 'backfill_done';
+  /**
+   * `reset`: --reset ignored the checkpoint; `localnet_reset`: the local network was started afresh
+   * (its global config says it is the localnet), so its checkpoint belongs to the old chain.
+   */
+  reason: 'checkpoint' | 'start_seqno' | 'head' | 'reset' | 'localnet_reset' | 'backfill' | 'backfill_resumed' | 'backfill_done';
 };
+
+/**
+ * What to do on start. `wait_for_head`: the checkpoint is above the head of a real network's
+ * liteservers; wait until the head reaches it, then decide again. `stop`: the checkpoint belongs to
+ * another chain; continuing would skip or mix blocks, so the fetcher stops with `message`.
+ */
+export type StartDecision = { kind: 'start'; plan: StartPlan } | { kind: 'wait_for_head'; seqno: number; message: string } | { kind: 'stop'; message: string };
 
 export type StartInput = {
   mode: RunMode;
@@ -72,18 +94,53 @@ export type StartInput = {
   /** FETCHER_START_SEQNO: where a first live start begins. */
   startSeqno: number | 'head';
   headSeqno: number;
+  /** --reset: ignore the checkpoint. */
+  reset: boolean;
+  /** The global config is the local network's (see @tonstream/liteserver LOCALNET_MARKER). */
+  localnet: boolean;
+  /** The checkpoint's key, for messages. */
+  key: string;
 };
 
-/** Where to start. Replays downstream are idempotent, so when in doubt this starts earlier, never later. */
-export function planStart({ mode, checkpoint, check, startSeqno, headSeqno }: StartInput): StartPlan {
+/**
+ * Where to start. Replays downstream are idempotent, so when in doubt this starts earlier, never
+ * later; a live fetcher never jumps over blocks on its own: only --reset or a reset localnet move it.
+ */
+export function planStart(input: StartInput): StartDecision {
+  const { mode, checkpoint, check, startSeqno, headSeqno } = input;
+  const start = (from: number, to: number | undefined, reason: StartPlan['reason']): StartDecision => ({ kind: 'start', plan: { from, to, reason } });
   if (mode.kind === 'backfill') {
-    if (checkpoint && check === 'matches') {
+    // A backfill that cannot trust its checkpoint (or is told to --reset) redoes its whole range: nothing is skipped.
+    if (checkpoint && check.kind === 'matches' && !input.reset) {
       const from = Math.max(mode.from, checkpoint.mc_seqno + 1);
-      return { from, to: mode.to, reason: from > mode.to ? 'backfill_done' : 'backfill_resumed' };
+      return start(from, mode.to, from > mode.to ? 'backfill_done' : 'backfill_resumed');
     }
-    return { from: mode.from, to: mode.to, reason: 'backfill' };
+    return start(mode.from, mode.to, 'backfill');
   }
-  if (checkpoint && check === 'matches') return { from: checkpoint.mc_seqno + 1, to: undefined, reason: 'checkpoint' };
-  const fresh = startSeqno === 'head' ? { from: Math.max(1, headSeqno), reason: 'head' as const } : { from: Math.max(1, startSeqno), reason: 'start_seqno' as const };
-  return { from: fresh.from, to: undefined, reason: checkpoint ? 'chain_changed' : fresh.reason };
+  const fresh = startSeqno === 'head' ? Math.max(1, headSeqno) : Math.max(1, startSeqno);
+  const freshReason = startSeqno === 'head' ? 'head' : 'start_seqno';
+  if (input.reset) return start(fresh, undefined, 'reset');
+  if (!checkpoint || check.kind === 'none') return start(fresh, undefined, freshReason);
+  if (check.kind === 'matches') return start(checkpoint.mc_seqno + 1, undefined, 'checkpoint');
+  if (input.localnet) return start(fresh, undefined, 'localnet_reset');
+  if (check.kind === 'ahead_of_head') return { kind: 'wait_for_head', seqno: checkpoint.mc_seqno, message: aheadMessage(input.key, checkpoint, headSeqno) };
+  return { kind: 'stop', message: mismatchMessage(input.key, checkpoint, check, startSeqno) };
+}
+
+const RESOLVE = 'point FETCHER_GLOBAL_CONFIG at the network the checkpoint belongs to, or restart the fetcher with --reset to ignore the checkpoint';
+
+function mismatchMessage(key: string, cp: Checkpoint, d: Extract<CheckpointCheck, { kind: 'differs' }>, startSeqno: number | 'head'): string {
+  const what = d.field === 'root_hash' ? 'root hash' : 'zero state';
+  return (
+    `checkpoint ${key} is at masterchain seqno ${cp.mc_seqno} with ${what} ${d.checkpoint}, but the liteservers' chain has ${what} ${d.chain} there: ` +
+    `they serve another chain, and continuing would skip or mix blocks, so the fetcher stops. To resolve: ${RESOLVE} ` +
+    `and start from ${startSeqno === 'head' ? 'the head (FETCHER_START_SEQNO=head)' : `FETCHER_START_SEQNO=${startSeqno}`}; the next checkpoint overwrites the old one.`
+  );
+}
+
+function aheadMessage(key: string, cp: Checkpoint, headSeqno: number): string {
+  return (
+    `checkpoint ${key} is at masterchain seqno ${cp.mc_seqno}, above the liteservers' head ${headSeqno}: waiting for the head to reach it ` +
+    `(lagging liteservers), then its root hash is compared. If they serve another chain: ${RESOLVE}.`
+  );
 }

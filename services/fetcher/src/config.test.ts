@@ -12,6 +12,12 @@ describe('loadFetcherConfig()', () => {
     expect(loadFetcherConfig({ FETCHER_FROM_SEQNO: '10', FETCHER_TO_SEQNO: '20', FETCHER_START_SEQNO: '5' })).toMatchObject({ fromSeqno: 10, toSeqno: 20, startSeqno: 5 });
   });
 
+  it('takes --reset from the arguments and rejects other arguments', () => {
+    expect(loadFetcherConfig({}).reset).toBe(false);
+    expect(loadFetcherConfig({}, ['--reset']).reset).toBe(true);
+    expect(() => loadFetcherConfig({}, ['--rest'])).toThrow(/unknown argument --rest; accepted: --reset/);
+  });
+
   it('reports unknown FETCHER_ variables, bad values and a lone or inverted range together', () => {
     const problems = (env: NodeJS.ProcessEnv) => {
       try {

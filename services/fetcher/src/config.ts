@@ -1,4 +1,4 @@
-/** The fetcher process's configuration from environment variables (see README). */
+/** The fetcher process's configuration from environment variables and the `--reset` flag (see README). */
 import { ConfigError, type Field, hostPorts, int, loadConfig, LOG_LEVELS, type LogLevel, oneOf, str } from '@tonstream/runtime';
 
 export type FetcherServiceConfig = {
@@ -33,7 +33,11 @@ export type FetcherServiceConfig = {
   /** @default 9101 */
   metricsPort: number;
   logLevel: LogLevel;
+  /** `--reset`: ignore the stored checkpoint, start from `startSeqno` (the next checkpoint overwrites it). */
+  reset: boolean;
 };
+
+const FLAGS = ['--reset'] as const;
 
 function optionalInt(env: string, doc: string, min: number): Field<number | null> {
   const base = int(env, doc, undefined, { min });
@@ -65,14 +69,20 @@ const spec = {
   logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
 };
 
-/** Builds the config; bad values, unknown FETCHER_* variables and a lone FETCHER_TO_SEQNO are reported together. */
-export function loadFetcherConfig(env: NodeJS.ProcessEnv = process.env): FetcherServiceConfig {
+/**
+ * Builds the config; bad values, unknown FETCHER_* variables, unknown arguments and a lone
+ * FETCHER_TO_SEQNO are reported together. `argv`: the process arguments after the script (main.ts
+ * passes them; library callers usually have none).
+ */
+export function loadFetcherConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): FetcherServiceConfig {
   const known = new Set(Object.values(spec).map((f) => f.env));
   const unknown = Object.keys(env).filter((k) => k.startsWith('FETCHER_') && !known.has(k));
   const problems = unknown.map((k) => `unknown variable ${k}; accepted: ${[...known].filter((n) => n.startsWith('FETCHER_')).join(', ')}`);
+  const unknownArgs = argv.filter((a) => !(FLAGS as readonly string[]).includes(a));
+  if (unknownArgs.length > 0) problems.push(`unknown argument${unknownArgs.length > 1 ? 's' : ''} ${unknownArgs.join(' ')}; accepted: ${FLAGS.join(', ')}`);
   let cfg: FetcherServiceConfig | undefined;
   try {
-    cfg = loadConfig(spec, env);
+    cfg = { ...loadConfig(spec, env), reset: argv.includes('--reset') };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);

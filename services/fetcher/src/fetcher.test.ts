@@ -1,7 +1,7 @@
 import type { RawBlock } from '@tonstream/bus';
 import { createLogger } from '@tonstream/runtime';
 import { describe, expect, it } from 'vitest';
-import type { Checkpoint } from './checkpoint.js';
+import { type Checkpoint, CheckpointMismatchError } from './checkpoint.js';
 import { createFetcher, type FetcherDeps } from './fetcher.js';
 import type { BlockBus } from './kafka-bus.js';
 import type { ChainHead, LiteApi } from './lite-api.js';
@@ -114,13 +114,45 @@ describe('createFetcher()', () => {
     expect(h.events.filter((e) => e.startsWith('checkpoint'))).toEqual(['checkpoint 1', 'checkpoint 2', 'checkpoint 3', 'checkpoint 4', 'checkpoint 5']);
   });
 
-  it('does not resume from a checkpoint of another chain with the same zero state (root hash differs)', async () => {
-    const key = `fetcher:${'01'.repeat(32)}`;
-    const h = harness({ head: 50, fork: 'new', checkpoints: [[key, { mc_seqno: 40, root_hash: 'root40', zero_state: ZS, written_at_ms: 0 }]] });
+  const key = `fetcher:${'01'.repeat(32)}`;
+  const cpAt = (mc_seqno: number): [string, Checkpoint] => [key, { mc_seqno, root_hash: `root${mc_seqno}`, zero_state: ZS, written_at_ms: 0 }];
+
+  it('stops, publishing nothing, at a checkpoint whose block has another root hash on a real network', async () => {
+    const h = harness({ head: 50, fork: 'new', checkpoints: [cpAt(40)] });
     const f = createFetcher(h.deps({ startSeqno: 45 }));
+    const err = await f.run().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckpointMismatchError);
+    expect((err as Error).message).toMatch(/seqno 40 with root hash root40, but the liteservers' chain has root hash rootnew40/);
+    expect(h.events).toEqual([]);
+    expect(f.status().phase).toBe('stopped');
+    expect(f.status().plan).toBeUndefined();
+  });
+
+  it('starts from FETCHER_START_SEQNO with --reset, and from the new genesis when the local network was reset', async () => {
+    for (const [config, reason] of [[{ reset: true }, 'reset'], [{ localnet: true }, 'localnet_reset']] as const) {
+      const h = harness({ head: 50, fork: 'new', checkpoints: [cpAt(40)] });
+      const f = createFetcher(h.deps({ startSeqno: 45, ...config }));
+      const run = f.run();
+      await until(() => f.status().checkpointSeqno === 50);
+      expect(f.status().plan).toEqual({ from: 45, to: undefined, reason });
+      expect(h.checkpoints.get(key)).toMatchObject({ mc_seqno: 50, root_hash: 'rootnew50' });
+      await f.stop();
+      await run;
+    }
+  });
+
+  it('waits, degraded, while a real network\'s head is below the checkpoint, then resumes after it', async () => {
+    const h = harness({ head: 50, checkpoints: [cpAt(60)] });
+    const f = createFetcher(h.deps({}));
     const run = f.run();
-    await until(() => f.status().plan !== undefined);
-    expect(f.status().plan).toEqual({ from: 45, to: undefined, reason: 'chain_changed' });
+    await until(() => f.health().reasons.some((r) => r.includes("above the liteservers' head 50")));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(h.events).toEqual([]);
+    expect(f.status().plan).toBeUndefined();
+    h.setHead(63);
+    await until(() => f.status().checkpointSeqno === 63);
+    expect(f.status().plan).toEqual({ from: 61, to: undefined, reason: 'checkpoint' });
+    expect(f.health()).toEqual({ status: 'ok', reasons: [] });
     await f.stop();
     await run;
   });

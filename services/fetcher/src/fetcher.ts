@@ -6,7 +6,7 @@
  * last checkpoint, and downstream stores are idempotent by key.
  */
 import type { HealthStatus, Logger } from '@tonstream/runtime';
-import { type Checkpoint, type CheckpointCheck, checkpointKey, planStart, type RunMode, type StartPlan } from './checkpoint.js';
+import { type Checkpoint, type CheckpointCheck, checkpointKey, CheckpointMismatchError, planStart, type RunMode, type StartPlan } from './checkpoint.js';
 import type { BlockBus } from './kafka-bus.js';
 import type { ChainHead, LiteApi } from './lite-api.js';
 import { createMcPreparer, type McBundle, type McPreparer } from './mc-bundle.js';
@@ -17,6 +17,10 @@ import { AbortedError, type BackoffOptions, retryForever, sleep } from './retry.
 export type FetcherConfig = {
   /** Where a live fetcher without a checkpoint starts: a seqno or the head. @default 'head' */
   startSeqno: number | 'head';
+  /** --reset: ignore the stored checkpoint and start from `startSeqno`. @default false */
+  reset: boolean;
+  /** The liteservers are the local network's: a checkpoint of another chain means it was reset. @default false */
+  localnet: boolean;
   /** Backfill a range and stop; `to` undefined = the head at start. Keeps its own checkpoint. */
   backfill?: { from: number; to: number | undefined };
   /** Masterchain blocks prepared at once (published in order). @default 4 */
@@ -37,6 +41,8 @@ export type FetcherConfig = {
 
 export const DEFAULT_FETCHER_CONFIG: FetcherConfig = {
   startSeqno: 'head',
+  reset: false,
+  localnet: false,
   concurrency: 4,
   walkConcurrency: 8,
   pollIntervalMs: 250,
@@ -90,6 +96,8 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
   let head: ChainHead | undefined;
   let headError: string | undefined;
   let publishError: string | undefined;
+  /** Why the start waits (a checkpoint above the head), for /healthcheck. */
+  let startWait: string | undefined;
   let publishedGenUtime: number | undefined;
   let missingWarned = false;
   /** (seqno, time) each time the head moved: block s was first seen at the first entry with seqno >= s. */
@@ -171,13 +179,18 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
   const prepare = (seqno: number): Promise<McBundle> =>
     retrying('preparing masterchain block', { mc_seqno: seqno }, () => preparer.prepare(seqno, seenAt(seqno)), () => metrics?.jobRetries.inc());
 
-  const publish = async (bundle: McBundle, key: string) => {
+  /**
+   * `indexFrom`: set when this run starts the index (no checkpoint to resume from); masterchain blocks
+   * carry it so the writer's watermark begins there, not at whichever block happens to be stored first.
+   */
+  const publish = async (bundle: McBundle, key: string, indexFrom: number | undefined) => {
     const started = now();
+    const blocks = indexFrom === undefined ? bundle.blocks : bundle.blocks.map((b) => (b.workchain === -1 ? { ...b, index_from: indexFrom } : b));
     await retrying(
       'publishing to Kafka',
       { mc_seqno: bundle.seqno },
       async () => {
-        await bus.publish(bundle.blocks);
+        await bus.publish(blocks);
         publishError = undefined;
       },
       (err) => {
@@ -226,17 +239,46 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
 
   /** Compares the checkpoint with the chain: same root hash at its seqno, or not. */
   const checkCheckpoint = async (cp: Checkpoint | undefined, h: ChainHead): Promise<CheckpointCheck> => {
-    if (!cp) return 'none';
-    if (cp.zero_state !== h.zeroState) return 'differs';
-    if (cp.mc_seqno > h.last.seqno) return 'ahead_of_head';
+    if (!cp) return { kind: 'none' };
+    if (cp.zero_state !== h.zeroState) return { kind: 'differs', field: 'zero_state', checkpoint: cp.zero_state, chain: h.zeroState };
+    if (cp.mc_seqno > h.last.seqno) return { kind: 'ahead_of_head' };
     try {
       const id = await lite.masterchainBlockId(cp.mc_seqno);
-      return id.root_hash === cp.root_hash ? 'matches' : 'differs';
+      return id.root_hash === cp.root_hash ? { kind: 'matches' } : { kind: 'differs', field: 'root_hash', checkpoint: cp.root_hash, chain: id.root_hash };
     } catch (err) {
       // An old block the liteservers no longer look up: trust the checkpoint rather than restart elsewhere.
       logger.warn('cannot verify the checkpoint against the chain; resuming from it', { mc_seqno: cp.mc_seqno, err });
-      return 'matches';
+      return { kind: 'matches' };
     }
+  };
+
+  /** Plans the start; waits while the checkpoint is above a real network's head; throws when it belongs to another chain. */
+  const decideStart = async (runMode: RunMode, key: string, cp: Checkpoint | undefined): Promise<StartPlan> => {
+    for (;;) {
+      const check = await checkCheckpoint(cp, head!);
+      const decision = planStart({ mode: runMode, checkpoint: cp, check, startSeqno: cfg.startSeqno, headSeqno: head!.last.seqno, reset: cfg.reset, localnet: cfg.localnet, key });
+      if (decision.kind === 'stop') throw new CheckpointMismatchError(decision.message);
+      if (decision.kind === 'start') {
+        logPlan(decision.plan, cp, check, key);
+        return decision.plan;
+      }
+      startWait = decision.message;
+      logger.warn(decision.message, { checkpoint: cp?.mc_seqno, head_seqno: head!.last.seqno, key });
+      await waitHead(decision.seqno);
+      startWait = undefined;
+    }
+  };
+
+  const logPlan = (plan: StartPlan, cp: Checkpoint | undefined, check: CheckpointCheck, key: string) => {
+    const fields = { from: plan.from, to: plan.to ?? null, reason: plan.reason, head_seqno: head!.last.seqno, checkpoint: cp?.mc_seqno ?? null, checkpoint_check: check.kind, key, concurrency: cfg.concurrency };
+    if (plan.reason === 'reset' && cp) {
+      logger.warn('--reset: ignoring the stored checkpoint and starting from FETCHER_START_SEQNO or the head; the next checkpoint overwrites it', { ...fields, ignored_checkpoint: cp });
+    } else if (plan.reason === 'localnet_reset') {
+      const why = check.kind === 'differs' ? `its ${check.field === 'root_hash' ? 'root hash' : 'zero state'} at masterchain seqno ${cp?.mc_seqno} is ${check.chain}, the checkpoint's ${check.checkpoint}` : `its head ${head!.last.seqno} is below the checkpoint's seqno ${cp?.mc_seqno}`;
+      logger.warn(`local network was reset: ${why}; starting from its new genesis (FETCHER_START_SEQNO or the head)`, { ...fields, ignored_checkpoint: cp });
+    }
+    const log = check.kind === 'differs' || check.kind === 'ahead_of_head' ? logger.warn : logger.info;
+    log('starting', fields);
   };
 
   const main = async () => {
@@ -247,12 +289,10 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
     const key = checkpointKey(h.zeroState, runMode);
     st.checkpointKey = key;
     const cp = await retrying('reading the checkpoint', { key }, () => bus.readCheckpoint(key));
-    const check = await checkCheckpoint(cp, h);
-    const plan = planStart({ mode: runMode, checkpoint: cp, check, startSeqno: cfg.startSeqno, headSeqno: h.last.seqno });
+    const plan = await decideStart(runMode, key, cp);
     st.plan = plan;
     st.phase = 'running';
-    const log = check === 'differs' || check === 'ahead_of_head' ? logger.warn : logger.info;
-    log('starting', { from: plan.from, to: plan.to ?? null, reason: plan.reason, head_seqno: h.last.seqno, checkpoint: cp?.mc_seqno ?? null, checkpoint_check: check, key, concurrency: cfg.concurrency });
+    const indexFrom = runMode.kind === 'live' && plan.reason !== 'checkpoint' ? plan.from : undefined;
 
     const progressTimer = setInterval(() => {
       const target = plan.to ?? head?.last.seqno ?? 0;
@@ -274,7 +314,7 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
         }
         const bundle = await abortable(window.get(next)!);
         window.delete(next);
-        await abortable(publish(bundle, key));
+        await abortable(publish(bundle, key, indexFrom));
         preparer.forget(next);
         while (sightings.length > 1 && sightings[0].seqno <= next) sightings.shift();
         next++;
@@ -293,6 +333,9 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
           st.phase = 'stopped';
           return;
         }
+        // A fatal error (a checkpoint of another chain): stop the head poller too.
+        controller.abort();
+        st.phase = 'stopped';
         throw err;
       });
       return running;
@@ -306,6 +349,7 @@ export function createFetcher(deps: FetcherDeps): Fetcher {
     health() {
       const reasons: string[] = [];
       if (!head) reasons.push(`no masterchain head yet${headError ? `: ${headError}` : ''}`);
+      if (startWait) reasons.push(startWait);
       const pool = lite.pool.health();
       if (pool.allFailing) reasons.push(`all ${pool.servers.length} liteservers failing: ${pool.servers.map((s) => `${s.name}: ${s.lastError}`).join('; ')}`);
       if (publishError) reasons.push(`Kafka publish failing: ${publishError}`);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createLitePool, type LiteFunction, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
+import { createLitePool, GoneEverywhereError, type LiteFunction, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
 import { AbortedError, backoffDelay, retryForever } from './retry.js';
 
-type Behaviour = 'ok' | 'error' | 'hang';
+type Behaviour = 'ok' | 'error' | 'hang' | 'gone';
 
 /** An engine that answers by a script of behaviours, then repeats the last one. */
 function fakeEngine(name: string, script: Behaviour[], log: string[], ready = true): QueryEngine & { closed: boolean } {
@@ -17,6 +17,7 @@ function fakeEngine(name: string, script: Behaviour[], log: string[], ready = tr
       const b = script[Math.min(i++, script.length - 1)];
       log.push(`${name}:${b}`);
       if (b === 'error') throw new Error(`${name} says no`);
+      if (b === 'gone') throw new Error(`${name}: not here`);
       if (b === 'hang') return new Promise(() => {});
       return { from: name, req };
     }) as QueryEngine['query'],
@@ -204,22 +205,70 @@ describe('backoffDelay() and retryForever()', () => {
   });
 });
 
-describe('createLitePool() definitive answers and checks', () => {
-  it('does not retry a definitive answer nor cool the server down', async () => {
+describe('createLitePool() "not here" answers (isGone) and checks', () => {
+  const isGone = (e: Error) => /not here/.test(e.message);
+  const pool3 = (scripts: Record<string, Behaviour[]>, log: string[], extra: Partial<Parameters<typeof createLitePool>[0]> = {}) =>
+    createLitePool({ servers: Object.entries(scripts).map(([name, script]) => ({ name, engine: fakeEngine(name, script, log) })), isGone, sleep: noSleep, ...extra });
+
+  it('asks the next server when one answers "not here", without cooling it down', async () => {
     const log: string[] = [];
-    const pool = createLitePool({
-      servers: [
-        { name: 'a', engine: fakeEngine('a', ['error'], log) },
-        { name: 'b', engine: fakeEngine('b', ['ok'], log) },
-      ],
-      isDefinitive: (e) => /says no/.test(e.message),
-      sleep: noSleep,
-    });
-    const err = await pool.query('m', fn, { x: 1 }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(LiteQueryError);
-    expect((err as LiteQueryError).attempts).toEqual([{ server: 'a', error: 'a says no' }]);
-    expect((err as Error).cause).toBeInstanceOf(Error);
+    const events: QueryEvent[] = [];
+    const pool = pool3({ a: ['gone'], b: ['ok'] }, log, { observer: (e) => events.push(e) });
+    expect((await pool.query('getAccountState', fn, { x: 1 })).from).toBe('b');
+    expect(log).toEqual(['a:gone', 'b:ok']);
+    expect(events.map((e) => e.result)).toEqual(['gone', 'ok']);
     expect(pool.health().servers[0]).toMatchObject({ name: 'a', failures: 0, usable: true });
+  });
+
+  it('is final only when every configured server said so, each asked once, with no backoff', async () => {
+    const log: string[] = [];
+    const delays: number[] = [];
+    const pool = pool3({ a: ['gone'], b: ['gone'], c: ['gone'] }, log, { sleep: async (ms) => void delays.push(ms) });
+    const err = await pool.query('getAccountState', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GoneEverywhereError);
+    expect(err).toBeInstanceOf(LiteQueryError);
+    expect((err as LiteQueryError).attempts).toEqual([
+      { server: 'a', error: 'a: not here' },
+      { server: 'b', error: 'b: not here' },
+      { server: 'c', error: 'c: not here' },
+    ]);
+    expect(log).toEqual(['a:gone', 'b:gone', 'c:gone']);
+    expect(delays).toEqual([]);
+    expect(pool.health()).toMatchObject({ allFailing: false });
+  });
+
+  it('"not here" answers use none of the attempts: the one server that has it is still reached', async () => {
+    const log: string[] = [];
+    const pool = pool3({ a: ['gone'], b: ['gone'], c: ['ok'] }, log, { attempts: 1 });
+    expect((await pool.query('getAccountState', fn, { x: 1 })).from).toBe('c');
+  });
+
+  it('fails retriably (not GoneEverywhereError) when a server fails otherwise while the rest say "not here"', async () => {
+    const log: string[] = [];
+    const pool = pool3({ a: ['gone'], b: ['error'] }, log, { attempts: 3 });
+    const err = await pool.query('getAccountState', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LiteQueryError);
+    expect(err).not.toBeInstanceOf(GoneEverywhereError);
+    // a is not asked again once it said "not here"; b gets every attempt.
+    expect(log).toEqual(['a:gone', 'b:error', 'b:error', 'b:error']);
+  });
+
+  it('never takes a timeout for "not here"', async () => {
+    const log: string[] = [];
+    const pool = pool3({ slow: ['hang'] }, log, { isGone: () => true, timeoutMs: 10, attempts: 2 });
+    const err = await pool.query('getAccountState', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LiteQueryError);
+    expect(err).not.toBeInstanceOf(GoneEverywhereError);
+    expect(log).toEqual(['slow:hang', 'slow:hang']);
+  });
+
+  it('passes the method to isGone, so the rule can be kept to one method', async () => {
+    const log: string[] = [];
+    const pool = pool3({ a: ['gone'] }, log, { isGone: (e, method) => method === 'getAccountState' && isGone(e), attempts: 2 });
+    await expect(pool.query('getAccountState', fn, { x: 1 })).rejects.toBeInstanceOf(GoneEverywhereError);
+    const other = await pool.query('getBlock', fn, { x: 1 }).catch((e: unknown) => e);
+    expect(other).not.toBeInstanceOf(GoneEverywhereError);
+    expect((other as LiteQueryError).attempts).toHaveLength(2);
   });
 
   it('treats a failed check of the answer as that server failing and asks the next one', async () => {

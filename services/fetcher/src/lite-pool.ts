@@ -1,7 +1,8 @@
 /**
  * Liteserver queries over several servers: round robin, skipping servers that failed recently
  * (cooldown growing with consecutive failures), a per-query timeout, and bounded retries with
- * backoff, each retry on the next server. Every attempt is reported to an observer (metrics).
+ * backoff, each retry on the next server. An answer meaning "this server does not have it" is
+ * final only when every configured server gave it. Every attempt is reported to an observer.
  */
 import type { LiteEngine } from 'ton-lite-client';
 import { createLimiter, type Limiter } from './limit.js';
@@ -15,7 +16,8 @@ export type LiteFunction<REQ, RES> = { encodeRequest(src: REQ, encoder: unknown)
 
 export type PoolServer = { /** `host:port`, for logs and metric labels. */ name: string; engine: QueryEngine };
 
-export type QueryResult = 'ok' | 'error' | 'timeout';
+/** `gone`: the server answered that it does not have what was asked (see `isGone`). */
+export type QueryResult = 'ok' | 'error' | 'timeout' | 'gone';
 
 export type QueryEvent = { server: string; method: string; durationMs: number; result: QueryResult; attempt: number; error?: Error };
 
@@ -34,10 +36,13 @@ export type LitePoolOptions = {
   concurrency?: number;
   observer?: (event: QueryEvent) => void;
   /**
-   * Answers that are final: not retried, and the server is not put in cooldown (it answered).
-   * E.g. "state already garbage-collected". @default none
+   * Answers meaning "this server does not have it" (e.g. a state it garbage-collected). Another
+   * server may still have it, so the query goes on to the servers not asked yet; only when every
+   * configured server answered so does it fail with GoneEverywhereError. Such an answer is not a
+   * failure: it uses none of the `attempts` and does not cool the server down. Timeouts never
+   * count. @default none
    */
-  isDefinitive?: (error: Error) => boolean;
+  isGone?: (error: Error, method: string) => boolean;
   signal?: AbortSignal;
   now?: () => number;
   random?: () => number;
@@ -68,8 +73,17 @@ export class LiteQueryError extends Error {
   }
 }
 
-/** Carries an answer `isDefinitive` accepted out of the retry loop. */
-class DefinitiveAnswer extends Error {
+/** Every configured server answered that it does not have what was asked (`isGone`): final. */
+export class GoneEverywhereError extends LiteQueryError {
+  override name = 'GoneEverywhereError';
+  constructor(method: string, attempts: { server: string; error: string }[], options?: ErrorOptions) {
+    super(method, attempts, options);
+    this.message = `every liteserver answered ${method} with "not here": ${attempts.map((a) => `${a.server}: ${a.error}`).join('; ')}`;
+  }
+}
+
+/** Carries an answer `isGone` accepted out of one attempt. */
+class GoneAnswer extends Error {
   constructor(readonly original: Error) {
     super(original.message, { cause: original });
   }
@@ -90,7 +104,7 @@ export function createLitePool(options: LitePoolOptions): LitePool {
     maxCooldownMs = 30_000,
     concurrency = 32,
     observer,
-    isDefinitive = () => false,
+    isGone = () => false,
     signal,
     now = Date.now,
     random = Math.random,
@@ -101,19 +115,28 @@ export function createLitePool(options: LitePoolOptions): LitePool {
   const limit: Limiter = createLimiter(concurrency);
   let cursor = 0;
 
-  /** Next server in rotation that is connected and not cooling down; else the one usable soonest. */
-  const pick = (): ServerState => {
+  /**
+   * Next server in rotation, leaving out `skip`, that is connected and not cooling down; else the
+   * one usable soonest. `skip` never holds every server.
+   */
+  const pick = (skip: ReadonlySet<ServerState>): ServerState => {
     const t = now();
-    for (let i = 0; i < servers.length; i++) {
-      const s = servers[(cursor + i) % servers.length];
-      if (s.downUntil <= t && s.engine.isReady()) {
-        cursor = (cursor + i + 1) % servers.length;
-        return s;
-      }
-    }
-    const s = servers.reduce((best, x) => (x.downUntil < best.downUntil ? x : best), servers[cursor % servers.length]);
+    const inRotation = servers.map((_, i) => servers[(cursor + i) % servers.length]).filter((s) => !skip.has(s));
+    const s = inRotation.find((x) => x.downUntil <= t && x.engine.isReady()) ?? inRotation.reduce((best, x) => (x.downUntil < best.downUntil ? x : best));
     cursor = (servers.indexOf(s) + 1) % servers.length;
     return s;
+  };
+
+  const answered = (s: ServerState) => {
+    s.failures = 0;
+    s.downUntil = 0;
+    s.lastError = undefined;
+  };
+
+  const failed = (s: ServerState, error: Error) => {
+    s.failures++;
+    s.downUntil = now() + Math.min(maxCooldownMs, cooldownMs * 2 ** Math.min(s.failures - 1, 20));
+    s.lastError = error.message;
   };
 
   const attempt = async <REQ, RES, OUT>(s: ServerState, method: string, f: LiteFunction<REQ, RES>, req: REQ, check: ((res: RES) => OUT) | undefined, n: number): Promise<OUT> => {
@@ -126,22 +149,17 @@ export function createLitePool(options: LitePoolOptions): LitePool {
       // ton-lite-client also times the query out itself, but never clears its timer (see README).
       const res = await Promise.race([s.engine.query(f as Parameters<QueryEngine['query']>[0], req, { timeout: timeoutMs }) as Promise<RES>, timeout]);
       const out = check ? check(res) : (res as unknown as OUT);
-      s.failures = 0;
-      s.downUntil = 0;
-      s.lastError = undefined;
+      answered(s);
       observer?.({ server: s.name, method, durationMs: now() - started, result: 'ok', attempt: n });
       return out;
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
       const isTimeout = error instanceof QueryTimeoutError || error.message === 'Timeout';
-      const definitive = !isTimeout && isDefinitive(error);
-      if (!definitive) {
-        s.failures++;
-        s.downUntil = now() + Math.min(maxCooldownMs, cooldownMs * 2 ** Math.min(s.failures - 1, 20));
-        s.lastError = error.message;
-      }
-      observer?.({ server: s.name, method, durationMs: now() - started, result: isTimeout ? 'timeout' : 'error', attempt: n, error });
-      throw definitive ? new DefinitiveAnswer(error) : error;
+      const gone = !isTimeout && isGone(error, method);
+      if (gone) answered(s);
+      else failed(s, error);
+      observer?.({ server: s.name, method, durationMs: now() - started, result: isTimeout ? 'timeout' : gone ? 'gone' : 'error', attempt: n, error });
+      throw gone ? new GoneAnswer(error) : error;
     } finally {
       clearTimeout(timer);
     }
@@ -149,22 +167,30 @@ export function createLitePool(options: LitePoolOptions): LitePool {
 
   const query = <REQ, RES, OUT = RES>(method: string, f: LiteFunction<REQ, RES>, req: REQ, check?: (res: RES) => OUT): Promise<OUT> =>
     limit(async () => {
-      const failed: { server: string; error: string }[] = [];
+      const answers: { server: string; error: string }[] = [];
+      /** Servers that answered "not here": not asked again by this query. */
+      const gone = new Set<ServerState>();
+      let failures = 0;
+      let backOff = false;
       let last: unknown;
-      for (let n = 0; n < attempts; n++) {
-        if (n > 0) await sleep(backoffDelay(n - 1, backoff, random), signal);
+      for (let n = 0; failures < attempts; n++) {
+        if (backOff) await sleep(backoffDelay(failures - 1, backoff, random), signal);
         if (signal?.aborted) throw new AbortedError('aborted');
-        const s = pick();
+        const s = pick(gone);
         try {
           return await attempt(s, method, f, req, check, n);
         } catch (err) {
-          const definitive = err instanceof DefinitiveAnswer;
-          last = definitive ? err.cause : err;
-          failed.push({ server: s.name, error: (last as Error).message });
-          if (definitive) break;
+          const isGoneAnswer = err instanceof GoneAnswer;
+          last = isGoneAnswer ? err.cause : err;
+          answers.push({ server: s.name, error: (last as Error).message });
+          if (isGoneAnswer) gone.add(s);
+          else failures++;
+          if (gone.size === servers.length) throw new GoneEverywhereError(method, answers, { cause: last });
+          // "Not here" sends the query straight on to the next server; a failure backs off first.
+          backOff = !isGoneAnswer;
         }
       }
-      throw new LiteQueryError(method, failed, { cause: last });
+      throw new LiteQueryError(method, answers, { cause: last });
     });
 
   return {

@@ -1,8 +1,10 @@
 /**
  * The fetcher process: config, logging, metrics and shutdown around openFetcher; see README.md.
- * Exit codes: 0 after a signal or a finished backfill, 1 when it cannot start, 2 on bad config.
+ * Exit codes: 0 after a signal or a finished backfill, 1 when it cannot start or its checkpoint
+ * belongs to another chain, 2 on bad config. Argument: `--reset` (ignore the stored checkpoint).
  */
 import { ConfigError, createLogger, createRegistry, createShutdown, type HealthStatus, startMetricsServer } from '@tonstream/runtime';
+import { CheckpointMismatchError } from './checkpoint.js';
 import { type FetcherServiceConfig, loadFetcherConfig } from './config.js';
 import { createFetcherMetrics } from './metrics.js';
 import { openFetcher } from './wire.js';
@@ -10,7 +12,7 @@ import { openFetcher } from './wire.js';
 async function main(): Promise<void> {
   let cfg: FetcherServiceConfig;
   try {
-    cfg = loadFetcherConfig();
+    cfg = loadFetcherConfig(process.env, process.argv.slice(2));
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     console.error(err.message);
@@ -38,7 +40,8 @@ async function main(): Promise<void> {
   try {
     await opened.fetcher.run();
   } catch (err) {
-    logger.error('fetcher failed', { err });
+    if (err instanceof CheckpointMismatchError) logger.error(`stopped: ${err.message}`);
+    else logger.error('fetcher failed', { err });
     await opened.close().catch(() => {});
     process.exit(1);
   }

@@ -93,6 +93,9 @@ export function createMcPreparer({ lite, walkConcurrency = 8 }: McPreparerOption
         file_hash: b.id.file_hash,
         mc_seqno: seqno,
         seen_at_ms: seenAtMs,
+        // The masterchain block (last) says how many blocks it commits: the index counts a
+        // masterchain seqno as stored once that many block metas and all their records are.
+        ...(b === mc ? { mc_blocks: all.length } : {}),
         boc: b.boc,
         account_states: states[i],
       };

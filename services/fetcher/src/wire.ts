@@ -1,10 +1,10 @@
 /** Builds a running fetcher from the service config: liteservers, Kafka, the fetcher itself. */
 import { createKafka, topicNames } from '@tonstream/bus';
 import type { Logger } from '@tonstream/runtime';
-import { STATE_GONE } from './block-loader.js';
+import { isStateGoneAnswer } from './block-loader.js';
 import type { FetcherServiceConfig } from './config.js';
 import { createFetcher, type Fetcher } from './fetcher.js';
-import { loadLiteservers } from './global-config-source.js';
+import { loadGlobalConfig } from './global-config-source.js';
 import { openKafkaBus } from './kafka-bus.js';
 import { connectLiteservers } from './lite-api.js';
 import type { FetcherMetrics } from './metrics.js';
@@ -17,14 +17,15 @@ export type OpenedFetcher = { fetcher: Fetcher; /** Stops the fetcher, then clos
 export async function openFetcher(cfg: FetcherServiceConfig, { logger, metrics, signal }: { logger: Logger; metrics?: FetcherMetrics; signal?: AbortSignal }): Promise<OpenedFetcher> {
   const controller = new AbortController();
   signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  const addresses = await loadLiteservers(cfg.globalConfig, { logger, signal: controller.signal });
-  logger.info('liteservers', { source: cfg.globalConfig, liteservers: addresses.map((a) => `${a.host}:${a.port}`) });
+  const globalConfig = await loadGlobalConfig(cfg.globalConfig, { logger, signal: controller.signal });
+  const addresses = globalConfig.liteservers;
+  logger.info('liteservers', { source: cfg.globalConfig, liteservers: addresses.map((a) => `${a.host}:${a.port}`), localnet: globalConfig.localnet });
   const lite = await connectLiteservers(addresses, {
     timeoutMs: cfg.queryTimeoutMs,
     attempts: cfg.queryAttempts,
     concurrency: cfg.queryConcurrency,
     observer: metrics?.onQuery,
-    isDefinitive: (err) => STATE_GONE.test(err.message),
+    isGone: isStateGoneAnswer,
     signal: controller.signal,
     onConnectionError: (server) => logger.warn('liteserver connection failed; ton-lite-client reconnects in 30 s', { liteserver: server }),
   });
@@ -43,6 +44,8 @@ export async function openFetcher(cfg: FetcherServiceConfig, { logger, metrics, 
     metrics,
     config: {
       startSeqno: cfg.startSeqno,
+      reset: cfg.reset,
+      localnet: globalConfig.localnet,
       backfill: cfg.fromSeqno !== null ? { from: cfg.fromSeqno, to: cfg.toSeqno ?? undefined } : undefined,
       concurrency: cfg.concurrency,
       pollIntervalMs: cfg.pollIntervalMs,

@@ -77,6 +77,7 @@ async function main(): Promise<void> {
   const zero = chain.zerostate();
   writeGlobalConfig(config.globalConfigPath, [{ host: config.advertisedHost || server.address, port: server.port, publicKey: server.publicKey }], {
     zeroState: { rootHash: toBase64(zero.rootHash), fileHash: toBase64(zero.fileHash) },
+    localnet: true,
   });
   const metricsServer = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, health: reporter.health });
 
