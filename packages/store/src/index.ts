@@ -8,3 +8,4 @@ export { str, uint, int32, strList, ident, SqlValueError } from './sql.js';
 export { toTsv, tsvField, type TsvValue } from './tsv.js';
 export type { Row } from './rows.js';
 export { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWatermark, saveWatermark, type Advance, type BlockProgress, type Receipt, type ReceiptKind, type Watermark } from './index-progress.js';
+export { masterchainInfo } from './reads/masterchain.js';

@@ -1,8 +1,8 @@
-import type { BlockRecord } from '@tonstream/records';
 import type { Logger } from '@tonstream/runtime';
-import { type Store, StoreError } from '@tonstream/store';
+import { masterchainInfo, type Store, StoreError } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Histogram, type Registry } from 'prom-client';
+import { createIndexState } from './index-state.js';
 import { toV3Block } from './v3-block.js';
 
 /** An error with the HTTP status toncenter uses for it; the body is `{"error": message}`. */
@@ -25,6 +25,7 @@ export type ApiDeps = { store: Store; registry: Registry; logger: Logger };
  */
 export function createApp({ store, registry, logger }: ApiDeps): express.Express {
   const app = express();
+  const index = createIndexState(store);
   app.disable('x-powered-by');
   const duration = new Histogram({
     name: 'tonstream_api_request_duration_seconds',
@@ -48,13 +49,13 @@ export function createApp({ store, registry, logger }: ApiDeps): express.Express
     res.type(registry.contentType).send(await registry.metrics());
   });
 
+  // `last` is the watermark's block: blocks above it may still lack records, so they are not indexed yet.
   app.get('/api/v3/masterchainInfo', async (_req, res) => {
-    const db = store.database;
-    const pick = (order: 'ASC' | 'DESC') =>
-      store.query<{ record: string }>(`SELECT record FROM ${db}.blocks FINAL WHERE workchain = -1 ORDER BY seqno ${order} LIMIT 1`);
-    const [last, first] = await Promise.all([pick('DESC'), pick('ASC')]);
-    if (last.length === 0) throw new HttpError(404, 'masterchain info not found: no masterchain block indexed yet');
-    res.json({ last: toV3Block(JSON.parse(last[0].record) as BlockRecord), first: toV3Block(JSON.parse(first[0].record) as BlockRecord) });
+    const watermark = await index.watermark();
+    const info = watermark && (await masterchainInfo(store, watermark));
+    if (!info) throw new HttpError(404, 'masterchain info not found: no masterchain block indexed yet');
+    res.setHeader('X-Index-Mc-Seqno', String(watermark.mc_seqno));
+    res.json({ last: toV3Block(info.last), first: toV3Block(info.first) });
   });
 
   app.use('/api/v3', (req) => {
