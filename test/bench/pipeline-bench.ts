@@ -22,7 +22,8 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { decodeBlock } from '@tonstream/block';
-import { blockKey, createKafka, encodeRawBlock, ensureTopics, MAX_MESSAGE_BYTES, topicNames, topicSpecs } from '@tonstream/bus';
+import { blockKey, createKafka, encodeRawBlock, ensureTopics, topicNames, topicSpecs } from '@tonstream/bus';
+import { decodeMessage } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { batchRows, createStore, migrate, recordBatch, TABLES, type Store, type TableName } from '@tonstream/store';
 import { Partitioners } from 'kafkajs';
@@ -36,6 +37,8 @@ const WARMUP_COPIES = Number(process.env.BENCH_WARMUP_COPIES ?? 10);
 /** The throughput the pipeline is meant to sustain end to end on a 2-core machine. */
 const TARGET_TX_PER_S = 5_000;
 const STAGE_TIMEOUT_MS = Number(process.env.BENCH_STAGE_TIMEOUT_MS ?? 300_000);
+/** Partitions of every bench topic (topicSpecs' default). */
+const PARTITIONS = 4;
 
 const fixtures = fixtureRawBlocks({ withAccountState: true });
 const TX_PER_COPY = fixtures.reduce((n, f) => n + f.records.transactions.length, 0);
@@ -45,11 +48,19 @@ const BLOCKS_PER_COPY = fixtures.length;
 const oneCopy = batchRows(recordBatch({ blocks: fixtures.map((f) => f.records.block), transactions: fixtures.flatMap((f) => f.records.transactions), messages: fixtures.flatMap((f) => f.records.messages) }));
 const ROWS_PER_COPY = Object.fromEntries(TABLES.map((t) => [t, oneCopy[t].length])) as Record<TableName, number>;
 ROWS_PER_COPY.account_states_latest = fixtures.reduce((n, f) => n + f.raw.account_states.length, 0);
+/** One receipt per Kafka message the decoder publishes (a bundle per partition and kind, a meta per block). */
+ROWS_PER_COPY.index_receipts = fixtures.reduce((n, f) => {
+  const out = decodeMessage(Buffer.from(encodeRawBlock(f.raw)), null, { transactions: PARTITIONS, messages: PARTITIONS, accountStates: PARTITIONS });
+  if (!out.ok) throw out.error;
+  return n + out.decoded.transactions.length + out.decoded.messages.length + out.decoded.accountStates.length + 1;
+}, 0);
 const FINAL_ROWS: Partial<Record<TableName, number>> = {
   transactions: TX_PER_COPY,
   blocks: BLOCKS_PER_COPY,
   messages: new Set(fixtures.flatMap((f) => f.records.messages.map((m) => `${m.hash}|${m.direction}|${m.tx_hash}`))).size,
   account_states_latest: ROWS_PER_COPY.account_states_latest,
+  // Every copy repeats the same receipts (same block, kind and partition).
+  index_receipts: ROWS_PER_COPY.index_receipts,
 };
 const runId = `${Date.now().toString(36)}_${randomUUID().slice(0, 6)}`;
 
@@ -198,9 +209,7 @@ async function main() {
   /** Topics under `prefix` holding `copies` copies of the raw fixture blocks. */
   async function rawBlocks(prefix: string, copies: number) {
     const topics = topicNames(prefix);
-    const specs = topicSpecs(topics);
-    specs.push({ topic: `${topics.blocks}.dlq`, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(MAX_MESSAGE_BYTES) }] });
-    await ensureTopics(admin, specs);
+    await ensureTopics(admin, topicSpecs(topics, PARTITIONS));
     const messages = fixtures.map((f) => ({ key: blockKey(f.raw), value: encodeRawBlock(f.raw) }));
     for (let c = 0; c < copies; c++) await producer.send({ topic: topics.blocks, messages });
   }

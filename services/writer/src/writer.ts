@@ -203,6 +203,7 @@ export function createWriter(deps: WriterDeps): Writer {
     metrics.lagSeconds.set(snap.lagSeconds);
     const rowsPerS = rowsSinceProgress / Math.max(0.001, (t - lastProgressAt) / 1000);
     const w = watermark.status();
+    metrics.watermarkStuck.set(w.stuck ? 1 : 0);
     logger.info('progress', {
       rows_per_s: Math.round(rowsPerS),
       watermark: w.watermark?.mc_seqno ?? null,
