@@ -6,14 +6,15 @@
  * A round's blocks appear at the liteserver when the localnet records the round in its ledger
  * (`produced_at_ms`, right after the round is committed). A round is readable once ClickHouse
  * answers with as many transactions for its masterchain seqno as the ledger lists. ClickHouse is
- * polled every POLL_MS, which bounds the resolution. The first WARMUP_ROUNDS are not counted
+ * polled every POLL_MS, which bounds the resolution. A round is indexed once the watermark (what the
+ * API serves as the last block) reaches it: `indexed_*` figures. The first WARMUP_ROUNDS are not counted
  * (consumer groups join, topics are created). Needs Kafka and ClickHouse up (`npm run services -- up`).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStore } from '@tonstream/store';
+import { createStore, readWatermark } from '@tonstream/store';
 import { freePort, type ServiceProcess, startService } from '../support/processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     await start('fetcher');
 
     const readableAt = new Map<number, number>();
+    const indexedAt = new Map<number, number>();
     const deadline = Date.now() + SECONDS * 1000;
     let rounds: LedgerRound[] = [];
     while (Date.now() < deadline) {
@@ -90,12 +92,17 @@ async function main(): Promise<void> {
           if ((byRound.get(r.mc_seqno) ?? 0) >= expected) readableAt.set(r.mc_seqno, now);
         }
       }
+      const watermark = await readWatermark(store).catch(() => null);
+      for (const r of rounds) if (watermark && r.mc_seqno <= watermark.mc_seqno && !indexedAt.has(r.mc_seqno)) indexedAt.set(r.mc_seqno, Date.now());
       await new Promise((r) => setTimeout(r, POLL_MS));
     }
-    const latencies = rounds
-      .filter((r) => r.mc_seqno > WARMUP_ROUNDS && readableAt.has(r.mc_seqno))
-      .map((r) => readableAt.get(r.mc_seqno)! - r.produced_at_ms)
-      .sort((a, b) => a - b);
+    const since = (at: Map<number, number>) =>
+      rounds
+        .filter((r) => r.mc_seqno > WARMUP_ROUNDS && at.has(r.mc_seqno))
+        .map((r) => at.get(r.mc_seqno)! - r.produced_at_ms)
+        .sort((a, b) => a - b);
+    const indexed = since(indexedAt);
+    const latencies = since(readableAt);
     if (latencies.length < 10) throw new Error(`only ${latencies.length} rounds became readable; logs in ${logs}`);
     const txs = rounds.reduce((n, r) => n + r.blocks.reduce((m, b) => m + b.transactions.length, 0), 0);
     process.stdout.write(
@@ -110,6 +117,10 @@ async function main(): Promise<void> {
         p50_ms: percentile(latencies, 50),
         p95_ms: percentile(latencies, 95),
         max_ms: latencies[latencies.length - 1],
+        indexed_rounds: indexed.length,
+        indexed_p50_ms: percentile(indexed, 50),
+        indexed_p95_ms: percentile(indexed, 95),
+        indexed_max_ms: indexed[indexed.length - 1],
         poll_ms: POLL_MS,
         target_p95_ms: 1000,
       }) + '\n',

@@ -1,5 +1,5 @@
 import type { Logger } from '@tonstream/runtime';
-import { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWatermark, RECEIPT_PARTITION_SEQNOS, saveWatermark, type Store, type Watermark } from '@tonstream/store';
+import { advanceWatermark, type BlockProgress, dropOldReceipts, indexStart, readProgress, readWatermark, RECEIPT_PARTITION_SEQNOS, saveWatermark, type Store, type Watermark } from '@tonstream/store';
 
 /** Masterchain seqnos read per step: a few hundred receipts each on mainnet, a quick query. */
 const WINDOW = 512;
@@ -52,6 +52,7 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
   let again = false;
   let timer: NodeJS.Timeout | undefined;
   let lastStuck = '';
+  let warnedRestart: number | undefined;
   let droppedBelow = -1;
   const seenAt = new Map<number, number>();
 
@@ -62,7 +63,9 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
     if (start === null) return;
     for (;;) {
       const after = current ? current.mc_seqno : start - 1;
-      const result = advanceWatermark(current, start, await readProgress(store, after, WINDOW));
+      const progress = await readProgress(store, after, WINDOW);
+      warnIfRestartedBelow(progress);
+      const result = advanceWatermark(current, start, progress);
       note(result.waiting, result.stuck);
       const moved = result.watermark && (!current || result.watermark.mc_seqno > current.mc_seqno) ? result.watermark : undefined;
       if (!moved) return;
@@ -79,6 +82,18 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
       await dropReceiptsBelow(moved.mc_seqno);
       if (moved.mc_seqno - after < WINDOW) return;
     }
+  }
+
+  /**
+   * A fetcher run that starts the index below the watermark: the index was started again over what
+   * is stored (its checkpoint lost, or a local network reset, which makes the stored blocks another
+   * chain's). The watermark cannot tell the chains apart; say so once.
+   */
+  function warnIfRestartedBelow(progress: readonly BlockProgress[]) {
+    const from = progress.find((b) => b.manifest && b.manifest.index_from > 0 && current && b.manifest.index_from <= current.mc_seqno)?.manifest?.index_from;
+    if (from === undefined || from === warnedRestart) return;
+    warnedRestart = from;
+    logger.warn('the fetcher started the index again at a seqno below the watermark: if the chain was reset (a local network started with --reset), reset the database too', { index_from: from, watermark: current?.mc_seqno });
   }
 
   /** Records why the seqno after the watermark is incomplete (null: nothing above it seen yet). */
