@@ -1,19 +1,23 @@
 /**
- * The decoder and the writer in this process against the real Kafka and ClickHouse: the 12 mainnet
+ * The decoder and the writer in this process against the real Kafka and ClickHouse: the mainnet
  * fixture blocks go in as raw block messages and must come out in ClickHouse exactly once, also
  * after a replay; a malformed message goes to the dead-letter topic without stopping the rest.
+ * Expected values come from test/fixtures/mainnet/SOURCES.md and its tongo oracles, and for account
+ * states from @ton/core, never from this project's decoder.
  * Topics (prefix), consumer groups and the database are unique per run.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket, connect } from 'node:net';
-import { createKafka, encodeRawBlock, topicNames } from '@tonstream/bus';
+import { createKafka, encodeRawBlock, type RawAccountState, topicNames } from '@tonstream/bus';
 import { createDecoder, createDecoderMetrics, type Decoder } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, str, type Store } from '@tonstream/store';
+import { createStore, int32, str, type Store, uint } from '@tonstream/store';
 import { createWriter, createWriterMetrics, type Writer, type WriterMetrics } from '@tonstream/writer-service';
 import { type Admin, type Kafka, Partitioners, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coreAccountState, localnetAccountStates } from '../../packages/block/src/test-support/localnet-fixtures.js';
+import { type SourcesBlock, sourcesBlocks, tongoOracles } from '../support/mainnet-sources.js';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((s) => s.trim());
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
@@ -22,10 +26,15 @@ const runId = `${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`;
 const prefix = `it_dw_${runId}_`;
 const database = `tonstream_it_${runId}`;
 const topics = topicNames(prefix);
+
+const sources = sourcesBlocks();
+const sourcesTxCount = sources.reduce((n, b) => n + b.transactions, 0);
+const oracles = tongoOracles();
 const fixtures = fixtureRawBlocks({ withAccountState: true });
-const expectedTx = fixtures.flatMap((f) => f.records.transactions.map((t) => t.hash)).sort();
-const expectedMessages = new Set(fixtures.flatMap((f) => f.records.messages.map((m) => `${m.hash}|${m.direction}|${m.tx_hash}`))).size;
-const stateAccount = fixtures.flatMap((f) => f.raw.account_states)[0];
+// The decoder reads the account states a raw block carries without matching them to the block's
+// transactions, so the local network's real states (one per status) can ride along with a mainnet block.
+fixtures.find((f) => f.raw.account_states.length > 0)!.raw.account_states.push(...localnetAccountStates().map((s): RawAccountState => ({ account: s.account, boc: s.boc, last_trans_lt: s.lastTransLt, last_trans_hash: s.lastTransHash })));
+const attachedStates = fixtures.flatMap((f) => f.raw.account_states);
 
 const logLines: string[] = [];
 const logger = createLogger({ level: 'info', write: (line) => logLines.push(line) });
@@ -55,6 +64,58 @@ async function writtenRows(table: string): Promise<number> {
   return m.values.find((v) => v.labels.table === table)?.value ?? 0;
 }
 
+/** `workchain:shard:seqno` with the shard as SOURCES.md writes it; ClickHouse gives UInt64 shards in decimal. */
+const blockKey = (workchain: number, shard: string | bigint, seqno: number) => `${workchain}:${BigInt(shard).toString(16).padStart(16, '0')}:${seqno}`;
+const sourcesKey = (b: SourcesBlock) => blockKey(b.workchain, `0x${b.shard}`, b.seqno);
+const hex = (base64: string) => Buffer.from(base64, 'base64').toString('hex');
+const blockFilter = (b: SourcesBlock) => `workchain = ${int32(b.workchain)} AND shard = ${uint(BigInt(`0x${b.shard}`))} AND block_seqno = ${uint(b.seqno)}`;
+
+/** Transactions stored per block, from the transactions table (not the blocks table's tx_count). */
+async function storedTxCounts(s: Store, db: string): Promise<Record<string, number>> {
+  const rows = await s.query<{ workchain: number; shard: string; block_seqno: number; c: string }>(`SELECT workchain, shard, block_seqno, count() AS c FROM ${db}.transactions FINAL GROUP BY workchain, shard, block_seqno`);
+  return Object.fromEntries(rows.map((r) => [blockKey(r.workchain, r.shard, r.block_seqno), Number(r.c)]));
+}
+
+/** SOURCES.md's accounts/txs column: transactions per block (blocks without any have no rows). */
+function sourcesTxCounts(): Record<string, number> {
+  return Object.fromEntries(sources.filter((b) => b.transactions > 0).map((b) => [sourcesKey(b), b.transactions]));
+}
+
+/** The stored transaction hashes of an oracle's block, as the oracle writes them (sorted hex). */
+async function storedTxHashesHex(s: Store, db: string, b: SourcesBlock): Promise<string[]> {
+  const rows = await s.query<{ hash: string }>(`SELECT hash FROM ${db}.transactions FINAL WHERE ${blockFilter(b)}`);
+  return rows.map((r) => hex(r.hash)).sort();
+}
+
+/** Message rows per direction of the transactions of one block. */
+async function storedMessageCounts(b: SourcesBlock): Promise<{ in: number; out: number }> {
+  const rows = await store.query<{ direction: 'in' | 'out'; c: string }>(
+    `SELECT direction, count() AS c FROM ${database}.messages FINAL WHERE tx_hash IN (SELECT hash FROM ${database}.transactions FINAL WHERE ${blockFilter(b)}) GROUP BY direction`,
+  );
+  return { in: 0, out: 0, ...Object.fromEntries(rows.map((r) => [r.direction, Number(r.c)])) };
+}
+
+/**
+ * Message rows the stored transactions call for: each has its out messages plus its inbound message
+ * if any (tick-tock transactions have none). Read from the transactions table once it is complete.
+ */
+async function messagesOfStoredTransactions(): Promise<number> {
+  const rows = await store.query<{ c: string }>(`SELECT sum(out_msg_count) + countIf(in_msg_hash != '') AS c FROM ${database}.transactions FINAL`);
+  return Number(rows[0].c);
+}
+
+/** The account_states_latest row of each attached state, as @ton/core reads its BoC. */
+function expectedStateRows() {
+  return attachedStates
+    .map((s) => {
+      const core = coreAccountState(s.boc);
+      return { account: s.account, status: core.status, balance: core.balance, last_trans_lt: s.last_trans_lt, account_state_hash: core.account_state_hash, code_hash: core.code_hash ?? '', data_hash: core.data_hash ?? '', frozen_hash: core.frozen_hash ?? '' };
+    })
+    .sort(byAccount);
+}
+
+const byAccount = (a: { account: string }, b: { account: string }) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0);
+
 async function produceFixtures() {
   await producer.send({ topic: topics.blocks, messages: fixtures.map((f) => ({ key: `${f.raw.workchain}:${f.raw.shard}:${f.raw.seqno}`, value: encodeRawBlock(f.raw) })) });
 }
@@ -80,35 +141,45 @@ afterAll(async () => {
   await decoder?.stop();
   await store?.command(`DROP DATABASE IF EXISTS ${database}`);
   await store?.close();
-  await admin?.deleteTopics({ topics: [...Object.values(topics), decoder.deadLetterTopic] }).catch(() => {});
+  await admin?.deleteTopics({ topics: [...new Set([...Object.values(topics), decoder.deadLetterTopic])] }).catch(() => {});
   await admin?.disconnect();
 });
 
 describe('decoder -> Kafka -> writer -> ClickHouse', () => {
   it('lands every fixture transaction, message and block exactly once; a malformed message goes to the DLQ', async () => {
+    expect(fixtures.map((f) => f.file).sort()).toEqual(sources.map((b) => b.file).sort());
     await producer.send({ topic: topics.blocks, messages: [{ key: 'bad:block', value: Buffer.from('definitely not a raw block') }] });
     await produceFixtures();
 
-    await waitFor('all transactions and blocks in ClickHouse', async () => (await count('transactions', true)) === 2099 && (await count('blocks', true)) === 12);
-    await waitFor('the writer to settle', async () => (await writtenRows('messages')) === 4447 && (await writtenRows('account_states_latest')) === 1);
+    await waitFor('all transactions and blocks in ClickHouse', async () => (await count('transactions', true)) === sourcesTxCount && (await count('blocks', true)) === sources.length);
+    const expectedMessages = await messagesOfStoredTransactions();
+    await waitFor('the writer to settle', async () => (await writtenRows('messages')) === expectedMessages && (await writtenRows('account_states_latest')) === attachedStates.length);
+
+    // Every block of SOURCES.md, with its transaction count, in the blocks table and in the transactions table.
+    const blocks = await store.query<{ workchain: number; shard: string; seqno: number; tx_count: number }>(`SELECT workchain, shard, seqno, tx_count FROM ${database}.blocks FINAL`);
+    expect(Object.fromEntries(blocks.map((b) => [blockKey(b.workchain, b.shard, b.seqno), b.tx_count]))).toEqual(Object.fromEntries(sources.map((b) => [sourcesKey(b), b.transactions])));
+    expect(await storedTxCounts(store, database)).toEqual(sourcesTxCounts());
+
+    for (const oracle of oracles) {
+      expect(await storedTxHashesHex(store, database, oracle.block), oracle.oracleFile).toEqual([...oracle.txHashes].sort());
+      // Out rows: the oracle's OutMsgCnt per transaction. In rows: the oracle has no count of them, but
+      // each inbound message of a block's transactions is listed once in its InMsgDescr (a dictionary
+      // keyed by message hash); with no message in transit (msg_import_tr), as in these blocks, the
+      // InMsgDescr length is the number of in rows.
+      expect(await storedMessageCounts(oracle.block), oracle.oracleFile).toEqual({ in: oracle.inMsgDescrLength, out: oracle.outMessages });
+    }
 
     const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`);
-    expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
-    expect(expectedTx).toHaveLength(2099);
     const byHash = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions_by_hash FINAL ORDER BY hash`);
-    expect(byHash.map((h) => h.hash)).toEqual(expectedTx);
-
-    const blocks = await store.query<{ workchain: number; shard: string; seqno: number; tx_count: number }>(`SELECT workchain, shard, seqno, tx_count FROM ${database}.blocks FINAL ORDER BY workchain, shard, seqno`);
-    const want = fixtures.map((f) => ({ workchain: f.raw.workchain, shard: BigInt('0x' + f.raw.shard).toString(), seqno: f.raw.seqno, tx_count: f.records.transactions.length }));
-    want.sort((a, b) => a.workchain - b.workchain || (BigInt(a.shard) < BigInt(b.shard) ? -1 : BigInt(a.shard) > BigInt(b.shard) ? 1 : 0) || a.seqno - b.seqno);
-    expect(blocks).toEqual(want);
-
+    expect(byHash).toEqual(hashes);
     expect(await count('messages', true)).toBe(expectedMessages);
     // No duplicates were written: raw counts equal the deduplicated ones.
     for (const table of ['transactions', 'transactions_by_hash', 'messages', 'blocks']) expect(await count(table, false), table).toBe(await count(table, true));
 
-    const states = await store.query<{ account: string; status: string; balance: string; last_trans_lt: string }>(`SELECT account, status, balance, last_trans_lt FROM ${database}.account_states_latest FINAL`);
-    expect(states).toEqual([{ account: stateAccount.account, status: 'uninit', balance: '1000000000', last_trans_lt: stateAccount.last_trans_lt }]);
+    // One state per status went through the writer, each as @ton/core reads it.
+    const states = await store.query<{ account: string }>(`SELECT account, status, balance, last_trans_lt, account_state_hash, code_hash, data_hash, frozen_hash FROM ${database}.account_states_latest FINAL`);
+    expect(states.sort(byAccount)).toEqual(expectedStateRows());
+    expect(new Set(expectedStateRows().map((r) => r.status))).toEqual(new Set(['active', 'frozen', 'uninit', 'nonexist']));
 
     // The malformed message is in the dead-letter topic with its error, and was logged with its key.
     const dlq = await admin.fetchTopicOffsets(decoder.deadLetterTopic);
@@ -121,14 +192,16 @@ describe('decoder -> Kafka -> writer -> ClickHouse', () => {
   });
 
   it('stores a replay of the same raw blocks once (FINAL counts unchanged)', async () => {
-    const before = { tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true) };
+    const txHashes = async () => (await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`)).map((r) => r.hash);
+    const before = { tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true), hashes: await txHashes() };
     await produceFixtures();
-    await waitFor('the replay to be written', async () => (await writtenRows('transactions')) === 2 * 2099 && (await writtenRows('blocks')) === 24);
-    expect({ tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true) }).toEqual(before);
-    const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`);
-    expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
-    const states = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.account_states_latest FINAL WHERE account = ${str(stateAccount.account)}`);
-    expect(Number(states[0].c)).toBe(1);
+    await waitFor('the replay to be written', async () => (await writtenRows('transactions')) === 2 * sourcesTxCount && (await writtenRows('blocks')) === 2 * sources.length);
+    expect({ tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true), hashes: await txHashes() }).toEqual(before);
+    expect(await storedTxCounts(store, database)).toEqual(sourcesTxCounts());
+    for (const s of attachedStates) {
+      const states = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.account_states_latest FINAL WHERE account = ${str(s.account)}`);
+      expect(Number(states[0].c), s.account).toBe(1);
+    }
   });
 });
 
@@ -158,15 +231,16 @@ describe('writer during a ClickHouse outage', () => {
       expect(logLines.some((l) => l.includes('ClickHouse unavailable, retrying the same batch') && l.includes('"level":"warn"'))).toBe(true);
 
       proxy.setDown(false);
-      await waitFor('every row after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.transactions FINAL`))[0].c) === 2099);
-      await waitFor('the blocks after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.blocks FINAL`))[0].c) === 12);
-      const hashes = await direct.query<{ hash: string }>(`SELECT hash FROM ${database2}.transactions FINAL ORDER BY hash`);
-      expect(hashes.map((h) => h.hash)).toEqual(expectedTx);
+      await waitFor('every row after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.transactions FINAL`))[0].c) === sourcesTxCount);
+      await waitFor('the blocks after the outage', async () => Number((await direct.query<{ c: string }>(`SELECT count() AS c FROM ${database2}.blocks FINAL`))[0].c) === sources.length);
+      expect(await storedTxCounts(direct, database2)).toEqual(sourcesTxCounts());
+      for (const oracle of oracles) expect(await storedTxHashesHex(direct, database2, oracle.block), oracle.oracleFile).toEqual([...oracle.txHashes].sort());
       expect((await metrics2.clickhouseUp.get()).values[0].value).toBe(1);
       // Offsets get committed once the rows are in.
       await waitFor('offsets committed after the outage', async () => {
         const c = await admin.fetchOffsets({ groupId: `${run2}writer`, topics: [topics2.blockMeta] });
-        return Number(c[0].partitions[0].offset) === 12;
+        // One block meta message per block, on a one-partition topic.
+        return Number(c[0].partitions[0].offset) === sources.length;
       });
     } finally {
       await decoder2.stop();
@@ -174,7 +248,7 @@ describe('writer during a ClickHouse outage', () => {
       proxy.close();
       await direct.command(`DROP DATABASE IF EXISTS ${database2}`);
       await Promise.all([direct.close(), viaProxy.close()]);
-      await admin.deleteTopics({ topics: [...Object.values(topics2), decoder2.deadLetterTopic] }).catch(() => {});
+      await admin.deleteTopics({ topics: [...new Set([...Object.values(topics2), decoder2.deadLetterTopic])] }).catch(() => {});
     }
   });
 });

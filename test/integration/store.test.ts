@@ -2,61 +2,106 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '@tonstream/block';
-import { createStore, migrate, recordBatch, type RecordBatch, type Store, StoreError, str, TABLES, writeBatch } from '@tonstream/store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore, migrate, MIGRATIONS, recordBatch, type RecordBatch, type Store, StoreError, str, TABLES, writeBatch } from '@tonstream/store';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sourcesBlock, sourcesTransactions } from '../support/mainnet-sources.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-const BLOCK = join(import.meta.dirname, '../fixtures/mainnet/blocks/wc0_8000000000000000_71398501.boc');
+const BLOCK_FILE = 'wc0_8000000000000000_71398501.boc';
+const BLOCK = join(import.meta.dirname, '../fixtures/mainnet/blocks', BLOCK_FILE);
 
-let store: Store;
-const database = `tonstream_test_${randomBytes(4).toString('hex')}`;
+const opened: Store[] = [];
 
-beforeAll(async () => {
-  store = createStore({ url: CLICKHOUSE_URL, database });
+/** A store on a database of its own, dropped after the test, so every test can run alone. */
+function freshStore(): Store {
+  const store = createStore({ url: CLICKHOUSE_URL, database: `tonstream_test_${randomBytes(4).toString('hex')}` });
+  opened.push(store);
+  return store;
+}
+
+async function migratedStore(): Promise<Store> {
+  const store = freshStore();
+  await migrate(store);
+  return store;
+}
+
+afterEach(async () => {
+  for (const store of opened.splice(0)) {
+    await store.command(`DROP DATABASE IF EXISTS ${store.database}`);
+    await store.close();
+  }
 });
 
-afterAll(async () => {
-  await store.command(`DROP DATABASE IF EXISTS ${database}`);
-  await store.close();
-});
+/** The tables the migrations' CREATE TABLE statements name. */
+function migratedTables(database: string): string[] {
+  return MIGRATIONS.flatMap((m) => m.statements(database)).flatMap((sql) => /^\s*CREATE TABLE IF NOT EXISTS \S+?\.(\w+)/.exec(sql)?.[1] ?? []);
+}
 
-function batchOf(bytes: Buffer): RecordBatch {
-  const r = decodeBlock(bytes, { mcSeqno: 66519406 });
+/** The masterchain block SOURCES.md says references the block ("referenced by mc N"). */
+function referencingMcSeqno(notes: string): number {
+  const mc = /referenced by mc (\d+)/.exec(notes);
+  if (!mc) throw new Error(`SOURCES.md notes no referencing masterchain block: ${notes}`);
+  return Number(mc[1]);
+}
+
+function batchOf(bytes: Buffer, mcSeqno: number): RecordBatch {
+  const r = decodeBlock(bytes, { mcSeqno });
   return recordBatch({ blocks: [r.block], transactions: r.transactions, messages: r.messages });
 }
 
 describe('store on the real ClickHouse', () => {
+  const versions = MIGRATIONS.map((m) => m.version).sort((a, b) => a - b);
+  const newest = versions[versions.length - 1];
+
   it('migrates once and is a no-op the second time', async () => {
-    expect(await migrate(store)).toEqual({ applied: [1], current: 1 });
-    expect(await migrate(store)).toEqual({ applied: [], current: 1 });
-    const tables = await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${str(database)}`);
-    expect(tables.map((t) => t.name).sort()).toEqual([...TABLES, 'schema_migrations'].sort());
+    const store = freshStore();
+    expect(await migrate(store)).toEqual({ applied: versions, current: newest });
+    expect(await migrate(store)).toEqual({ applied: [], current: newest });
+    const tables = await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${str(store.database)}`);
+    expect(tables.map((t) => t.name).sort()).toEqual([...migratedTables(store.database), 'schema_migrations'].sort());
+    // Every table writeBatch fills is one the migrations create.
+    expect(migratedTables(store.database)).toEqual(expect.arrayContaining([...TABLES]));
+  });
+
+  it('applies only the migrations newer than the recorded version', async () => {
+    const store = freshStore();
+    const [oldest, ...later] = [...MIGRATIONS].sort((a, b) => a.version - b.version);
+    expect(await migrate(store, [oldest])).toEqual({ applied: [oldest.version], current: oldest.version });
+    expect(await migrate(store)).toEqual({ applied: later.map((m) => m.version), current: newest });
   });
 
   it('stores a mainnet block once even when the batch is written twice', async () => {
-    const batch = batchOf(readFileSync(BLOCK));
+    const store = await migratedStore();
+    const db = store.database;
+    const source = sourcesBlock(BLOCK_FILE);
+    const batch = batchOf(readFileSync(BLOCK), referencingMcSeqno(source.notes));
     const first = await writeBatch(store, batch);
-    expect(first.byTable.transactions).toBe(269);
+    expect(first.byTable.transactions).toBe(source.transactions);
     await writeBatch(store, batch);
 
-    const raw = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.transactions`);
-    expect(Number(raw[0].c)).toBe(2 * 269);
-    const dedup = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.transactions FINAL`);
-    expect(Number(dedup[0].c)).toBe(269);
+    const raw = await store.query<{ c: string }>(`SELECT count() AS c FROM ${db}.transactions`);
+    expect(Number(raw[0].c)).toBe(2 * source.transactions);
+    const dedup = await store.query<{ c: string }>(`SELECT count() AS c FROM ${db}.transactions FINAL`);
+    expect(Number(dedup[0].c)).toBe(source.transactions);
 
-    const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions_by_hash FINAL ORDER BY hash`);
+    const hashes = await store.query<{ hash: string }>(`SELECT hash FROM ${db}.transactions_by_hash FINAL ORDER BY hash`);
     expect(hashes.map((h) => h.hash)).toEqual(batch.transactions.map((t) => t.record.hash).sort());
-    const msgs = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.messages FINAL`);
+    // The transactions transactions.json cut out of this block are there under their hashes.
+    const cut = sourcesTransactions().filter((t) => t.block_file === `blocks/${BLOCK_FILE}`);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(hashes.map((h) => h.hash)).toEqual(expect.arrayContaining(cut.map((t) => t.hash_base64)));
+    const msgs = await store.query<{ c: string }>(`SELECT count() AS c FROM ${db}.messages FINAL`);
     expect(Number(msgs[0].c)).toBe(new Set(batch.messages.map(({ record: m }) => `${m.hash}|${m.direction}|${m.tx_hash}`)).size);
 
     // The stored record is the JSON text the batch carried, exactly.
-    const tx = batch.transactions[17];
-    const rows = await store.query<{ record: string }>(`SELECT record FROM ${database}.transactions FINAL WHERE account = ${str(tx.record.account)} AND lt = ${tx.record.lt}`);
+    const tx = batch.transactions.find((t) => t.record.hash === cut[0].hash_base64)!;
+    const rows = await store.query<{ record: string }>(`SELECT record FROM ${db}.transactions FINAL WHERE account = ${str(tx.record.account)} AND lt = ${tx.record.lt}`);
     expect(rows[0].record).toBe(tx.json);
-    expect(JSON.parse(rows[0].record)).toMatchObject({ hash: tx.record.hash, lt: tx.record.lt, description: tx.record.description, out_msgs: tx.record.out_msgs.map((m) => ({ hash: m.hash })) });
+    expect(JSON.parse(rows[0].record)).toMatchObject({ hash: cut[0].hash_base64, lt: cut[0].lt, description: tx.record.description, out_msgs: tx.record.out_msgs.map((m) => ({ hash: m.hash })) });
   });
 
   it('keeps the newest account state per account', async () => {
+    const store = await migratedStore();
     const base = { account: '0:AA', account_state_hash: 'h', extra_currencies: {}, status: 'active' as const, frozen_hash: null, code_hash: 'c', data_hash: 'd', code_boc: null, data_boc: null, last_trans_hash: 'x', mc_block_seqno: 1, gen_utime: 1 };
     const states = [
       { ...base, balance: '10', last_trans_lt: '200' },
@@ -64,18 +109,19 @@ describe('store on the real ClickHouse', () => {
     ];
     await writeBatch(store, recordBatch({ accountStates: states }));
     await writeBatch(store, recordBatch({ accountStates: [states[1]] }));
-    const rows = await store.query<{ balance: string }>(`SELECT balance FROM ${database}.account_states_latest FINAL WHERE account = '0:AA'`);
+    const rows = await store.query<{ balance: string }>(`SELECT balance FROM ${store.database}.account_states_latest FINAL WHERE account = '0:AA'`);
     expect(rows).toEqual([{ balance: '10' }]);
   });
 
   it('round-trips hostile strings through literal escaping', async () => {
+    const store = await migratedStore();
     const nasty = `it's a \\ "test"; DROP TABLE x; -- \n\t\0 ✓ 🚀`;
     const rows = await store.query<{ s: string }>(`SELECT ${str(nasty)} AS s`);
     expect(rows[0].s).toBe(nasty);
     // And through an insert (TabSeparated), in a plain column and inside the record JSON.
     const state = { account: nasty, account_state_hash: 'h', extra_currencies: {}, status: 'active' as const, frozen_hash: null, code_hash: 'c\\d', data_hash: null, code_boc: null, data_boc: null, last_trans_lt: '1', last_trans_hash: 'x\ty', mc_block_seqno: 1, gen_utime: 1, balance: '1' };
     await writeBatch(store, recordBatch({ accountStates: [state] }));
-    const back = await store.query<{ account: string; last_trans_hash: string; record: string }>(`SELECT account, last_trans_hash, record FROM ${database}.account_states_latest FINAL WHERE account = ${str(nasty)}`);
+    const back = await store.query<{ account: string; last_trans_hash: string; record: string }>(`SELECT account, last_trans_hash, record FROM ${store.database}.account_states_latest FINAL WHERE account = ${str(nasty)}`);
     expect(back).toHaveLength(1);
     expect(back[0].account).toBe(nasty);
     expect(back[0].last_trans_hash).toBe('x\ty');
@@ -83,11 +129,12 @@ describe('store on the real ClickHouse', () => {
   });
 
   it('reports server errors as StoreError with the ClickHouse code', async () => {
-    const err = await store.query(`SELECT * FROM ${database}.no_such_table`).catch((e: unknown) => e);
+    const store = await migratedStore();
+    const err = await store.query(`SELECT * FROM ${store.database}.no_such_table`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
     expect((err as StoreError).code).toBe(60);
     expect((err as StoreError).retriable).toBe(false);
-    const down = createStore({ url: 'http://127.0.0.1:1', database });
+    const down = createStore({ url: 'http://127.0.0.1:1', database: store.database });
     const err2 = await down.query('SELECT 1').catch((e: unknown) => e);
     expect((err2 as StoreError).retriable).toBe(true);
     await down.close();

@@ -58,7 +58,11 @@ describe('createChain() with traffic over 20 rounds', () => {
       for (const s of d.shards) committed.add(`${BigInt(`0x${s.shard}`)}:${s.seqno}:${s.root_hash}`);
       if (prevMc) {
         expect(d.block.prev_refs).toEqual([{ workchain: -1, shard: '8000000000000000', seqno: prevMc.id.seqno, root_hash: b64(prevMc.id.rootHash), file_hash: b64(prevMc.id.fileHash), end_lt: prevMc.endLt.toString() }]);
-        for (const b of r.shards) expect(decoded.get(b)!.block.masterchain_block_ref).toEqual({ workchain: -1, shard: '8000000000000000', seqno: prevMc.id.seqno });
+        for (const b of r.shards) {
+          // Shard blocks refer to the previous masterchain block; toncenter's masterchain_block_ref is the one committing them.
+          expect(decoded.get(b)!.block.master_ref_seqno).toBe(prevMc.id.seqno);
+          expect(decoded.get(b)!.block.masterchain_block_ref).toEqual({ workchain: -1, shard: '8000000000000000', seqno: r.mc.id.seqno });
+        }
       }
       prevMc = r.mc;
     }

@@ -1,6 +1,7 @@
 import { beginCell, Cell, storeAccount, type Account } from '@ton/core';
 import { Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
+import { coreAccountState, localnetAccountStates } from '../test-support/localnet-fixtures.js';
 import { accountStateRecord } from './account-state.js';
 
 const ctx = { account: '0:' + 'AB'.repeat(32), lastTransLt: '5', lastTransHash: 'h', mcSeqno: 7, genUtime: 100 };
@@ -41,4 +42,25 @@ describe('accountStateRecord()', () => {
       account_state_hash: noneCell.hash().toString('base64'),
     });
   });
+});
+
+describe('accountStateRecord() on liteserver answers from the local network (test/fixtures/localnet)', () => {
+  const fixtures = localnetAccountStates();
+
+  it('has one fixture per status, each with the status @ton/core reads from it', () => {
+    expect(fixtures.map((f) => f.status).sort()).toEqual(['active', 'frozen', 'nonexist', 'uninit']);
+    for (const f of fixtures) expect(coreAccountState(f.boc).status, f.file).toBe(f.status);
+  });
+
+  for (const f of fixtures) {
+    it(`${f.file}: status, balance and hashes as @ton/core reads them; the context passes through`, () => {
+      const context = { account: f.account, lastTransLt: f.lastTransLt, lastTransHash: f.lastTransHash, mcSeqno: 7, genUtime: 1_700_000_000 };
+      const rec = accountStateRecord(f.boc, context);
+      expect(rec).toMatchObject(coreAccountState(f.boc));
+      expect(rec).toMatchObject({ account: f.account, last_trans_lt: f.lastTransLt, last_trans_hash: f.lastTransHash, mc_block_seqno: context.mcSeqno, gen_utime: context.genUtime, extra_currencies: {} });
+      // The code and data BoCs are the cells whose hashes the record gives.
+      expect(rec.code_boc && Cell.fromBase64(rec.code_boc).hash().toString('base64')).toBe(rec.code_hash);
+      expect(rec.data_boc && Cell.fromBase64(rec.data_boc).hash().toString('base64')).toBe(rec.data_hash);
+    });
+  }
 });

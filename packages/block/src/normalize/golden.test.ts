@@ -130,7 +130,6 @@ describe('decodeBlock() structure', () => {
   it('sorts out messages by created_lt and gives masterchain blocks their own mc seqno', () => {
     const rec = decodeBlock(blocks.find((b) => b.name.includes('30816553'))!.bytes, { mcSeqno: 25310199 });
     expect(rec.block.mc_block_seqno).toBe(25310199);
-    expect(rec.block.masterchain_block_ref.seqno).toBe(25310198);
     for (const tx of rec.transactions) {
       const lts = tx.out_msgs.map((m) => BigInt(m.created_lt!));
       expect(lts).toEqual([...lts].sort((a, b) => (a < b ? -1 : 1)));
@@ -152,3 +151,53 @@ describe('decodeBlock() structure', () => {
     expect(rec.messages.length).toBe(rec.transactions.reduce((n, t) => n + (t.in_msg ? 1 : 0) + t.out_msgs.length, 0));
   });
 });
+
+describe('decodeBlock() masterchain_block_ref, as toncenter v3 fills it', () => {
+  const SHARD_BLOCK = 'wc0_8000000000000000_30816553.boc';
+  const MC_BLOCK = 'mc_-1_8000000000000000_17734191.boc';
+  const mcRef = (seqno: number) => ({ workchain: -1, shard: '8000000000000000', seqno });
+  const bytesOf = (file: string) => blocks.find((b) => b.name === file)!.bytes;
+
+  it('is the masterchain block that committed a shard block (its mc_block_seqno), not its master_ref', () => {
+    const masterRef = sourcesMasterRef(SHARD_BLOCK);
+    // Any later masterchain block may commit the shard block; the caller says which one.
+    const committedBy = 25310199;
+    expect(committedBy).not.toBe(masterRef);
+    const rec = decodeBlock(bytesOf(SHARD_BLOCK), { mcSeqno: committedBy });
+    expect(rec.block.mc_block_seqno).toBe(committedBy);
+    expect(rec.block.masterchain_block_ref).toEqual(mcRef(committedBy));
+    expect(rec.block.master_ref_seqno).toBe(masterRef);
+  });
+
+  it('falls back to master_ref when the committing masterchain block is not known', () => {
+    const rec = decodeBlock(bytesOf(SHARD_BLOCK));
+    expect(rec.block.mc_block_seqno).toBeNull();
+    expect(rec.block.masterchain_block_ref).toEqual(mcRef(sourcesMasterRef(SHARD_BLOCK)));
+  });
+
+  it('is the block itself for a masterchain block', () => {
+    const seqno = sourcesSeqno(MC_BLOCK);
+    expect(decodeBlock(bytesOf(MC_BLOCK)).block.masterchain_block_ref).toEqual(mcRef(seqno));
+  });
+});
+
+/** The blocks table row of `file` in SOURCES.md. */
+function sourcesRow(file: string): string {
+  const row = readFixture('SOURCES.md').toString('utf8').split('\n').find((l) => l.startsWith(`| blocks/${file} |`));
+  if (!row) throw new Error(`SOURCES.md lists no blocks/${file}`);
+  return row;
+}
+
+/** The seqno of the block id `(workchain,shard,seqno)` SOURCES.md gives for `file`. */
+function sourcesSeqno(file: string): number {
+  const id = /\| \((-?\d+),([0-9a-f]{16}),(\d+)\) \|/.exec(sourcesRow(file));
+  if (!id) throw new Error(`no block id for ${file} in SOURCES.md`);
+  return Number(id[3]);
+}
+
+/** The master_ref SOURCES.md notes for a shard block ("master_ref mc N"). */
+function sourcesMasterRef(file: string): number {
+  const ref = /master_ref mc (\d+)/.exec(sourcesRow(file));
+  if (!ref) throw new Error(`SOURCES.md notes no master_ref for ${file}`);
+  return Number(ref[1]);
+}

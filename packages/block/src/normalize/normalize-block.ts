@@ -82,9 +82,8 @@ export function blockRecords(block: Block, bytes: Uint8Array, options: DecodeOpt
     rand_seed: toBase64(block.extra.randSeed),
     created_by: toBase64(block.extra.createdBy),
     tx_count: transactions.length,
-    masterchain_block_ref: info.masterRef
-      ? { workchain: -1, shard: '8000000000000000', seqno: info.masterRef.seqno }
-      : { workchain: -1, shard: '8000000000000000', seqno: info.seqno },
+    // As toncenter fills it: the committing masterchain block; master_ref only when that is unknown.
+    masterchain_block_ref: { workchain: -1, shard: '8000000000000000', seqno: mcSeqno ?? info.masterRef?.seqno ?? info.seqno },
     prev_blocks: prevRefs.map(({ workchain: w, shard, seqno }) => ({ workchain: w, shard, seqno })),
     prev_refs: prevRefs,
     in_msg_descr_length: block.extra.inMsgDescr.length,
