@@ -97,6 +97,10 @@ describe('record validation', () => {
     expect(rejection('transactions', 'null')).toMatch(/transactions record: expected an object, got null/);
     expect(rejection('transactions', '{"account":')).toMatch(/not JSON/);
     expect(rejection('messages', 'x'.repeat(9 * 1024 * 1024))).toMatch(/over the 8388608-character record limit/);
+    const msg = JSON.parse(records.find((r) => r.kind === 'messages')!.json);
+    expect(rejection('messages', JSON.stringify({ ...msg, message_content: { ...msg.message_content, body: 'te6c*A==' } }))).toMatch(/\.message_content\.body: expected base64/);
+    expect(rejection('messages', JSON.stringify({ ...msg, message_content: { ...msg.message_content, body: 'te6cA' } }))).toMatch(/\.message_content\.body: expected base64/);
+    expect(rejection('messages', JSON.stringify({ ...msg, hash: msg.hash.slice(0, 40) + '===' + msg.hash.slice(43) }))).toMatch(/\.hash: expected 32 bytes in base64/);
   });
 
   it('never throws anything but InvalidRecordError, whatever the input (seeded fuzz)', () => {

@@ -39,6 +39,27 @@ export const int32 = int(-0x8000_0000, 0x7fff_ffff);
 
 const DECIMAL = /^(?:0|[1-9][0-9]*)$/;
 
+/** Standard base64 alphabet by char code (a loop over it is ~3x faster than a regex on hashes). */
+const BASE64_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_CHAR[c.charCodeAt(0)] = 1;
+
+function isBase64(v: string): boolean {
+  if (v.length % 4 !== 0) return false;
+  const pad = v.endsWith('==') ? 2 : v.endsWith('=') ? 1 : 0;
+  for (let i = 0; i < v.length - pad; i++) {
+    const c = v.charCodeAt(i);
+    if (c > 127 || BASE64_CHAR[c] === 0) return false;
+  }
+  return true;
+}
+
+/** Standard base64 with padding; `bytes`: exactly that many bytes (a 32-byte hash is 44 characters). */
+export function base64(bytes?: number): Check {
+  const length = bytes === undefined ? undefined : Math.ceil(bytes / 3) * 4;
+  const expected = bytes === undefined ? 'base64' : `${bytes} bytes in base64`;
+  return (v) => (typeof v === 'string' && (length === undefined || v.length === length) && isBase64(v) ? undefined : fail(expected, v));
+}
+
 /** A non-negative integer as a decimal string below 2^bits (64-bit values and amounts travel as strings). */
 export function decimal(bits: number): Check {
   const limit = 1n << BigInt(bits);
@@ -100,12 +121,13 @@ export type Shape = Record<string, Check>;
  * `optional`). Unknown fields are allowed: a newer decoder may add some before its readers know them.
  */
 export function object(shape: Shape): Check {
-  const fields = Object.entries(shape);
+  const names = Object.keys(shape);
+  const checks = names.map((n) => shape[n]);
   return (v) => {
     if (!isObject(v)) return fail('an object', v);
-    for (const [name, check] of fields) {
-      const err = check(v[name]);
-      if (err !== undefined) return `.${name}${err}`;
+    for (let i = 0; i < names.length; i++) {
+      const err = checks[i](v[names[i]]);
+      if (err !== undefined) return `.${names[i]}${err}`;
     }
     return undefined;
   };

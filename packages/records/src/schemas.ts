@@ -2,12 +2,12 @@
  * Full checks of every record the decoded topics carry, field by field, with the ranges the store's
  * columns accept (a value ClickHouse cannot parse would fail the whole insert, for good).
  */
-import { arrayOf, bool, type Check, decimal, int32, literal, mapOf, nullable, object, optional, pattern, text, uint16, uint32, uint8, variants } from './check.js';
+import { arrayOf, base64, bool, type Check, decimal, int32, literal, mapOf, nullable, object, optional, pattern, text, uint16, uint32, uint8, variants } from './check.js';
 
 /** A 256-bit hash in standard base64, as toncenter prints hashes. */
-export const hash = pattern(/^[A-Za-z0-9+/]{43}=$/, 'a 32-byte hash in base64');
-/** A BoC or other bytes in standard base64. */
-const base64 = pattern(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, 'base64');
+export const hash = base64(32);
+/** A BoC in standard base64. */
+const boc = base64();
 /** Raw address `wc:HEX`, upper case (std addresses have 64 hex digits; addr_var may have others). */
 export const address = pattern(/^-?[0-9]{1,10}:[0-9A-F]{1,256}$/, 'a raw address like 0:ABCD…');
 /** A shard id as 16 upper-case hex digits. */
@@ -69,7 +69,7 @@ export const blockRecord: Check = object({
   }),
 });
 
-const messageContent = object({ hash, body: base64 });
+const messageContent = object({ hash, body: boc });
 
 const messageShape = {
   hash,
@@ -192,8 +192,8 @@ export const accountStateRecord: Check = object({
   frozen_hash: nullable(hash),
   code_hash: nullable(hash),
   data_hash: nullable(hash),
-  code_boc: nullable(base64),
-  data_boc: nullable(base64),
+  code_boc: nullable(boc),
+  data_boc: nullable(boc),
   last_trans_lt: u64,
   last_trans_hash: hash,
   mc_block_seqno: nullable(uint32),

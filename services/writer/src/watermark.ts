@@ -3,6 +3,11 @@ import { advanceWatermark, type BlockProgress, dropOldReceipts, indexStart, read
 
 /** Masterchain seqnos read per step: a few hundred receipts each on mainnet, a quick query. */
 const WINDOW = 512;
+/**
+ * Steps are at least this far apart while batches keep arriving: a catching-up writer stores many
+ * batches a second, and each step costs ClickHouse two or three queries.
+ */
+const MIN_GAP_MS = 100;
 /** A watermark that has not moved for this long while blocks above it were seen makes the writer degraded. */
 const STALL_DEGRADED_MS = 60_000;
 
@@ -49,7 +54,9 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
   let stuck = false;
   let waitingSince = 0;
   let running: Promise<void> | undefined;
+  let pending: NodeJS.Timeout | undefined;
   let again = false;
+  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let lastStuck = '';
   let warnedRestart: number | undefined;
@@ -117,19 +124,24 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
     if (dropped > 0) logger.info('dropped receipt partitions below the watermark', { partitions: dropped, watermark });
   }
 
+  /** Runs a step; pokes meanwhile coalesce into one more step, at least MIN_GAP_MS after the last began. */
   function poke() {
-    if (running) {
+    if (running || pending) {
       again = true;
       return;
     }
+    const began = now();
     running = step()
       .catch((err: unknown) => logger.warn('watermark check failed; trying again later', { err }))
       .finally(() => {
         running = undefined;
-        if (again) {
-          again = false;
+        if (!again || stopped) return;
+        again = false;
+        pending = setTimeout(() => {
+          pending = undefined;
           poke();
-        }
+        }, Math.max(0, MIN_GAP_MS - (now() - began)));
+        pending.unref();
       });
   }
 
@@ -141,9 +153,10 @@ export function createWatermarkKeeper({ store, logger, onAdvance, intervalMs = 1
       poke();
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
+      clearTimeout(pending);
       timer = undefined;
-      again = false;
       await running;
     },
     seen(mcSeqno, seenAtMs) {
