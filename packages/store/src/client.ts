@@ -15,13 +15,21 @@ export type StoreOptions = {
   requestTimeoutMs?: number;
 };
 
+/** Per-query limits for interactive reads (the API). */
+export type QueryOptions = {
+  /** Server-side limit: max_execution_time, rounded up to whole seconds (18.16 takes seconds). */
+  timeoutMs?: number;
+  /** Aborts the HTTP request to ClickHouse (e.g. when the caller's deadline passes). */
+  signal?: AbortSignal;
+};
+
 export type Store = {
   readonly client: ClickHouseClient;
   readonly database: string;
   /** One statement, no result. */
   command(sql: string): Promise<void>;
   /** Rows of a SELECT as objects (JSONEachRow). */
-  query<T>(sql: string): Promise<T[]>;
+  query<T>(sql: string, options?: QueryOptions): Promise<T[]>;
   /** Rows of flat scalars (numbers, decimal strings, text), all with the keys of the first row. */
   insert(table: string, rows: Record<string, TsvValue>[]): Promise<void>;
   ping(): Promise<boolean>;
@@ -51,10 +59,12 @@ export function createStore(options: StoreOptions): Store {
         throw toStoreError(err, 'command failed');
       }
     },
-    async query<T>(sql: string) {
+    async query<T>(sql: string, options: QueryOptions = {}) {
       try {
         // wait_end_of_query: an error mid-stream comes back as an error, not as broken JSON.
-        const rs = await client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: { wait_end_of_query: 1 } });
+        const settings: Record<string, number> = { wait_end_of_query: 1 };
+        if (options.timeoutMs !== undefined) settings.max_execution_time = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+        const rs = await client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal });
         return (await rs.json()) as T[];
       } catch (err) {
         throw toStoreError(err, 'query failed');

@@ -1,4 +1,4 @@
-export { createStore, type Store, type StoreOptions } from './client.js';
+export { createStore, type QueryOptions, type Store, type StoreOptions } from './client.js';
 export { migrate, type MigrateResult } from './migrate.js';
 export { MIGRATIONS, RECEIPT_PARTITION_SEQNOS, TABLES, type Migration, type TableName } from './schema.js';
 export { writeBatch, type WriteResult } from './write.js';
@@ -8,4 +8,8 @@ export { str, uint, int32, strList, ident, SqlValueError } from './sql.js';
 export { toTsv, tsvField, type TsvValue } from './tsv.js';
 export type { Row } from './rows.js';
 export { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWatermark, saveWatermark, type Advance, type BlockProgress, type Receipt, type ReceiptKind, type Watermark } from './index-progress.js';
-export { masterchainInfo } from './reads/masterchain.js';
+export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js';
+export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
+export { messageKey, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
+export { readCodeHashes } from './reads/accounts.js';
+export type { Page, ReadScope, SortDirection } from './reads/scope.js';

@@ -1,29 +1,22 @@
 import type { Logger } from '@tonstream/runtime';
-import { masterchainInfo, type Store, StoreError } from '@tonstream/store';
+import { type Store, StoreError } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Histogram, type Registry } from 'prom-client';
+import { HttpError } from './http-error.js';
 import { createIndexState } from './index-state.js';
-import { toV3Block } from './v3-block.js';
+import { createV3Router } from './v3/index.js';
 
-/** An error with the HTTP status toncenter uses for it; the body is `{"error": message}`. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+export { HttpError };
 
-export type ApiDeps = { store: Store; registry: Registry; logger: Logger };
+/** `testnet`: user-friendly addresses carry the test-only flag. @default false */
+export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean };
 
 /**
  * The HTTP API. This is the skeleton the v2/v3 endpoints grow on: routing, errors as toncenter
  * shapes them (`{"error": …}` with the status), request metrics, health. Served endpoints so far:
- * `/healthcheck`, `/metrics`, `/api/v3/masterchainInfo`.
+ * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`).
  */
-export function createApp({ store, registry, logger }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -36,7 +29,8 @@ export function createApp({ store, registry, logger }: ApiDeps): express.Express
   });
   app.use((req, res, next) => {
     const end = duration.startTimer();
-    res.on('finish', () => end({ route: req.route?.path ?? 'unmatched', status: String(res.statusCode) }));
+    // v3 endpoints name their full route in res.locals (req.route is relative to the v3 router).
+    res.on('finish', () => end({ route: (res.locals.route as string | undefined) ?? req.route?.path ?? 'unmatched', status: String(res.statusCode) }));
     next();
   });
 
@@ -49,14 +43,7 @@ export function createApp({ store, registry, logger }: ApiDeps): express.Express
     res.type(registry.contentType).send(await registry.metrics());
   });
 
-  // `last` is the watermark's block: blocks above it may still lack records, so they are not indexed yet.
-  app.get('/api/v3/masterchainInfo', async (_req, res) => {
-    const watermark = await index.watermark();
-    const info = watermark && (await masterchainInfo(store, watermark));
-    if (!info) throw new HttpError(404, 'masterchain info not found: no masterchain block indexed yet');
-    res.setHeader('X-Index-Mc-Seqno', String(watermark.mc_seqno));
-    res.json({ last: toV3Block(info.last), first: toV3Block(info.first) });
-  });
+  app.use('/api/v3', createV3Router({ store, index, testnet }));
 
   app.use('/api/v3', (req) => {
     throw new HttpError(404, `no such endpoint: ${req.method} /api/v3${req.path}`);

@@ -1,4 +1,4 @@
-import { int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
+import { bool, int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
 
 export type ApiConfig = {
   /** Interface the HTTP API listens on. @default 127.0.0.1 */
@@ -10,6 +10,8 @@ export type ApiConfig = {
   /** @default tonstream */
   clickhouseDatabase: string;
   logLevel: LogLevel;
+  /** User-friendly addresses in address_book carry the test-only flag (`kQ…`/`0Q…`). @default false */
+  testnet: boolean;
 };
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
@@ -20,6 +22,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       clickhouseUrl: url('CLICKHOUSE_URL', 'ClickHouse HTTP endpoint', 'http://127.0.0.1:8123'),
       clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'database holding the index', 'tonstream'),
       logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
+      testnet: bool('API_TESTNET', 'user-friendly addresses with the test-only flag', false),
     },
     env,
   );

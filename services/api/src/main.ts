@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
   // The API can start before the writer: make sure the tables exist so queries answer, not fail.
   await migrate(store).catch((err: unknown) => logger.warn('schema check failed; serving anyway', { err }));
-  const app = createApp({ store, registry, logger });
+  const app = createApp({ store, registry, logger, testnet: config.testnet });
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
   });

@@ -1,0 +1,29 @@
+import type { QueryOptions } from '../client.js';
+
+/**
+ * What every API read is bounded by: the watermark (nothing above it is served; null before anything
+ * is indexed, when reads answer empty) and the caller's query limits.
+ */
+export type ReadScope = { watermark: number | null; query?: QueryOptions };
+
+/** A page of a list: limit and offset as validated by the caller, sort direction from the allow-list below. */
+export type Page = { limit: number; offset: number; sort: SortDirection };
+export type SortDirection = 'asc' | 'desc';
+
+/** The only two directions that reach SQL. */
+export function sqlDirection(sort: SortDirection): 'ASC' | 'DESC' {
+  return sort === 'asc' ? 'ASC' : 'DESC';
+}
+
+/** `LIMIT offset, limit` for validated integers; anything else throws before reaching SQL. */
+export function sqlPage(page: Pick<Page, 'limit' | 'offset'>): string {
+  if (!Number.isSafeInteger(page.limit) || !Number.isSafeInteger(page.offset) || page.limit < 1 || page.offset < 0) {
+    throw new RangeError(`bad page: limit ${page.limit}, offset ${page.offset}`);
+  }
+  return `LIMIT ${page.offset}, ${page.limit}`;
+}
+
+/** Joins WHERE conditions; every condition was built from literal functions. */
+export function sqlWhere(conditions: string[]): string {
+  return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}

@@ -1,0 +1,90 @@
+import type { MessageRow, TransactionRow } from '@tonstream/records';
+import type { Store } from '../client.js';
+import { int32, strList, uint } from '../sql.js';
+import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+
+/** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
+export type TransactionFilter = {
+  /** Of the block holding the transaction. */
+  workchain?: number;
+  /** Unsigned 64-bit, as the `shard` column holds it. */
+  shard?: bigint;
+  /** Block seqno. */
+  seqno?: number;
+  /** Committed by this masterchain block, via `transactions_by_mc_seqno`. */
+  mcSeqno?: number;
+  /** Raw upper-case addresses. */
+  accounts?: string[];
+  /** Standard base64 hashes, via `transactions_by_hash`. */
+  hashes?: string[];
+  lt?: bigint;
+  startUtime?: number;
+  endUtime?: number;
+  startLt?: bigint;
+  endLt?: bigint;
+};
+
+/**
+ * Allow-listed orders: `lt` (toncenter's default: lt, then account ascending) and `now` (when a
+ * utime bound is given: now, lt, account).
+ */
+const ORDERS = {
+  lt: (d: string) => `lt ${d}, account ASC`,
+  now: (d: string) => `now ${d}, lt ${d}, account ASC`,
+} as const;
+export type TransactionOrder = keyof typeof ORDERS;
+
+/** Transactions at or below the watermark matching `filter`, one page; their messages are still refs. */
+export async function readTransactions(store: Store, scope: ReadScope, filter: TransactionFilter, page: Page & { order: TransactionOrder }): Promise<TransactionRow[]> {
+  if (scope.watermark === null) return [];
+  if ((filter.accounts && filter.accounts.length === 0) || (filter.hashes && filter.hashes.length === 0)) return [];
+  const db = store.database;
+  const where = [`mc_block_seqno <= ${uint(scope.watermark)}`];
+  if (filter.workchain !== undefined) where.push(`workchain = ${int32(filter.workchain)}`);
+  if (filter.shard !== undefined) where.push(`shard = ${uint(filter.shard)}`);
+  if (filter.seqno !== undefined) where.push(`block_seqno = ${int32(filter.seqno)}`);
+  if (filter.accounts) where.push(`account IN ${strList(filter.accounts)}`);
+  // Lookup tables give the main table's key (account, lt), which it is ordered by.
+  if (filter.hashes) where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_hash WHERE hash IN ${strList(filter.hashes)})`);
+  if (filter.mcSeqno !== undefined) {
+    where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
+  }
+  if (filter.lt !== undefined) where.push(`lt = ${uint(filter.lt)}`);
+  if (filter.startUtime !== undefined) where.push(`now >= ${uint(filter.startUtime)}`);
+  if (filter.endUtime !== undefined) where.push(`now <= ${uint(filter.endUtime)}`);
+  if (filter.startLt !== undefined) where.push(`lt >= ${uint(filter.startLt)}`);
+  if (filter.endLt !== undefined) where.push(`lt <= ${uint(filter.endLt)}`);
+  const rows = await store.query<{ record: string }>(
+    `SELECT record FROM ${db}.transactions FINAL ${sqlWhere(where)} ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
+    scope.query,
+  );
+  return rows.map((r) => JSON.parse(r.record) as TransactionRow);
+}
+
+/** Key of a message of a transaction in the map `readTransactionMessages` returns. */
+export function messageKey(txHash: string, direction: 'in' | 'out', hash: string): string {
+  return `${txHash} ${direction} ${hash}`;
+}
+
+/**
+ * The messages the transactions name by hash, keyed by `messageKey`. The messages table is ordered
+ * by (hash, direction, tx_hash), so the lookup is by its primary key.
+ */
+export async function readTransactionMessages(store: Store, scope: ReadScope, txs: readonly TransactionRow[]): Promise<Map<string, MessageRow>> {
+  const hashes = new Set<string>();
+  for (const t of txs) {
+    if (t.in_msg) hashes.add(t.in_msg.hash);
+    for (const m of t.out_msgs) hashes.add(m.hash);
+  }
+  const found = new Map<string, MessageRow>();
+  if (hashes.size === 0) return found;
+  const rows = await store.query<{ record: string }>(
+    `SELECT record FROM ${store.database}.messages FINAL WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList(txs.map((t) => t.hash))}`,
+    scope.query,
+  );
+  for (const { record } of rows) {
+    const m = JSON.parse(record) as MessageRow;
+    found.set(messageKey(m.tx_hash, m.direction, m.hash), m);
+  }
+  return found;
+}

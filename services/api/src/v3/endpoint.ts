@@ -1,0 +1,93 @@
+import type { ReadScope, Store, Watermark } from '@tonstream/store';
+import { StoreError } from '@tonstream/store';
+import express, { type Request, type Response } from 'express';
+import { HttpError } from '../http-error.js';
+import type { IndexState } from '../index-state.js';
+import type { JsonSchema } from './kinds.js';
+import { type Params, type ParsedParams, parseRequest, type Settings } from './params.js';
+
+/** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
+export type EndpointContext<P extends Params> = {
+  params: ParsedParams<P>;
+  settings: Settings;
+  /** Pass to every store read: bounds it by the watermark and the request's timeout. */
+  scope: ReadScope;
+  watermark: Watermark | null;
+  store: Store;
+  /** User-friendly addresses with the test-only flag (a testnet deployment). */
+  testnet: boolean;
+};
+
+/**
+ * One v3 endpoint: its path, its parameters, its answer's schema and a thin handler (parse is done;
+ * call the store's read layer, shape the answer). Routing, errors, headers and the OpenAPI document
+ * all come from this one object.
+ */
+export type Endpoint<P extends Params = Params> = {
+  /** Under /api/v3, e.g. `/blocks`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  params: P;
+  /** Schema of the 200 answer (usually a `$ref` into openapi.ts's components). */
+  response: JsonSchema;
+  /** The 404 message, when the endpoint answers 404 for "nothing there" (documented in OpenAPI). */
+  notFound?: string;
+  handle(ctx: EndpointContext<P>): Promise<unknown>;
+};
+
+/** Keeps P's type for the handler; the result is stored in a list of `Endpoint`. */
+export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoint {
+  return endpoint as unknown as Endpoint;
+}
+
+export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number };
+
+/** A ClickHouse timeout (TIMEOUT_EXCEEDED) or our own abort at the request's deadline. */
+function isTimeout(err: unknown, signal: AbortSignal): boolean {
+  return signal.aborted || (err instanceof StoreError && err.code === 159);
+}
+
+/**
+ * Every response of an endpoint carries `X-Index-Mc-Seqno` (the watermark; 0 before anything is
+ * indexed: masterchain seqno 0 is the zerostate, never a block) and, once there is a watermark,
+ * `X-Index-Lag-Seconds` (now minus the watermark block's gen_utime).
+ */
+function indexHeaders(res: Response, watermark: Watermark | null, nowMs: number): void {
+  res.setHeader('X-Index-Mc-Seqno', String(watermark?.mc_seqno ?? 0));
+  if (watermark) res.setHeader('X-Index-Lag-Seconds', String(Math.max(0, Math.floor(nowMs / 1000) - watermark.gen_utime)));
+}
+
+/** An express handler for one endpoint: watermark, parameters, deadline, errors to HttpError. */
+export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request, res: Response) => Promise<void> {
+  const now = deps.now ?? Date.now;
+  return async (req, res) => {
+    res.locals.route = `/api/v3${endpoint.path}`;
+    const watermark = await deps.index.watermark();
+    indexHeaders(res, watermark, now());
+    const strict = String(req.headers['x-strict-params'] ?? '').toLowerCase() === 'true';
+    const search = new URL(req.originalUrl, 'http://localhost').searchParams;
+    const { params, settings } = parseRequest(endpoint.params, search, req.headers, strict);
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
+    try {
+      const scope: ReadScope = { watermark: watermark?.mc_seqno ?? null, query: { timeoutMs: settings.timeoutMs, signal: abort.signal } };
+      const body = await endpoint.handle({ params, settings, scope, watermark, store: deps.store, testnet: deps.testnet });
+      res.json(body);
+    } catch (err) {
+      if (isTimeout(err, abort.signal)) throw new HttpError(504, `timeout: the query took over ${settings.timeoutMs} ms`);
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** A router serving `endpoints` under its mount point (the app mounts it at /api/v3). */
+export function v3Router(endpoints: readonly Endpoint[], deps: V3Deps): express.Router {
+  const router = express.Router();
+  for (const e of endpoints) router.get(e.path, endpointHandler(e, deps));
+  return router;
+}

@@ -1,0 +1,29 @@
+import type express from 'express';
+import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainInfoEndpoint } from './blocks.js';
+import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
+import { openApiDocument } from './openapi.js';
+import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions.js';
+
+/** Every served v3 endpoint. A new endpoint is one module with `defineEndpoint` plus one line here. */
+export const V3_ENDPOINTS: readonly Endpoint[] = [
+  masterchainInfoEndpoint,
+  blocksEndpoint,
+  masterchainBlockShardsEndpoint,
+  transactionsEndpoint,
+  transactionsByMasterchainBlockEndpoint,
+];
+
+/** Version of the served API surface in the OpenAPI document. */
+export const V3_API_VERSION = '0.1.0';
+
+/** The /api/v3 router: the endpoints and `GET /openapi.json` generated from them. */
+export function createV3Router(deps: V3Deps): express.Router {
+  const router = v3Router(V3_ENDPOINTS, deps);
+  const doc = openApiDocument(V3_ENDPOINTS, V3_API_VERSION);
+  router.get('/openapi.json', (_req, res) => {
+    res.json(doc);
+  });
+  return router;
+}
+
+export type { Endpoint, V3Deps } from './endpoint.js';

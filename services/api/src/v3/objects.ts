@@ -1,0 +1,76 @@
+import type { BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
+import { messageKey } from '@tonstream/store';
+
+/**
+ * Records (as the store keeps them) -> v3 objects (toncenter-v3.md §3). Records carry a few
+ * pipeline-only fields, so they are reshaped here rather than spliced as stored text.
+ */
+
+/** The v3 `Block` object: the record without the fields only the pipeline uses. */
+export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno'> & {
+  mc_block_seqno?: number;
+};
+
+export function toV3Block(record: BlockRecord): V3Block {
+  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, mc_block_seqno, ...rest } = record;
+  return mc_block_seqno === null ? rest : { ...rest, mc_block_seqno };
+}
+
+const content = (c: MessageContent | null) => c && { hash: c.hash, body: c.body, decoded: null };
+
+/** The v3 `Message`: the stored row without its direction and transaction columns. */
+export function toV3Message(m: MessageRow) {
+  return {
+    hash: m.hash,
+    source: m.source,
+    destination: m.destination,
+    value: m.value,
+    value_extra_currencies: m.value_extra_currencies,
+    fwd_fee: m.fwd_fee,
+    ihr_fee: m.ihr_fee,
+    import_fee: m.import_fee,
+    created_lt: m.created_lt,
+    created_at: m.created_at,
+    opcode: m.opcode,
+    // Opcode names and decoded bodies come with the contracts package (a later slice).
+    decoded_opcode: null,
+    ihr_disabled: m.ihr_disabled,
+    bounce: m.bounce,
+    bounced: m.bounced,
+    message_content: content(m.message_content),
+    init_state: content(m.init_state),
+    ...(m.hash_norm === undefined ? {} : { hash_norm: m.hash_norm }),
+  };
+}
+export type V3Message = ReturnType<typeof toV3Message>;
+
+const byCreatedLt = (a: MessageRow, b: MessageRow) => {
+  const x = BigInt(a.created_lt ?? 0);
+  const y = BigInt(b.created_lt ?? 0);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+
+/**
+ * The v3 `Transaction`: the stored row with its messages joined back (`messages` from
+ * readTransactionMessages). Account states by hash are not stored yet, so `account_state_before`
+ * and `account_state_after` are null.
+ */
+export function toV3Transaction(t: TransactionRow, messages: Map<string, MessageRow>) {
+  const find = (direction: 'in' | 'out', hash: string) => {
+    const m = messages.get(messageKey(t.hash, direction, hash));
+    // Under the watermark every message of a transaction is stored: a miss is a store defect, not a 404.
+    if (!m) throw new Error(`message ${hash} (${direction}) of transaction ${t.hash} is not stored`);
+    return m;
+  };
+  const { account_state_hash_before: _b, account_state_hash_after: _a, in_msg, out_msgs, ...rest } = t;
+  return {
+    ...rest,
+    in_msg: in_msg && toV3Message(find('in', in_msg.hash)),
+    out_msgs: out_msgs.map((m) => find('out', m.hash)).sort(byCreatedLt).map(toV3Message),
+    account_state_before: null,
+    account_state_after: null,
+    emulated: false,
+    finality: 'finalized' as const,
+  };
+}
+export type V3Transaction = ReturnType<typeof toV3Transaction>;

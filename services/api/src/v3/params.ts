@@ -1,0 +1,192 @@
+import { HttpError } from '../http-error.js';
+import * as kinds from './kinds.js';
+import type { JsonSchema, Kind } from './kinds.js';
+
+/**
+ * Query parameters declared once per endpoint. A declaration gives both the request's parsing
+ * (typed, normalised values; 422 naming the parameter otherwise) and the OpenAPI parameter objects
+ * (openapi.ts). Conventions (toncenter-v3.md §1.4): arrays are repeated keys (`?account=A&account=B`),
+ * never comma-split; an empty value is the same as an absent one; unknown keys are ignored unless the
+ * client sends `X-Strict-Params: true`.
+ */
+export type Param<V> = {
+  kind: Kind<unknown>;
+  description: string;
+  required: boolean;
+  array: boolean;
+  /** Most values an array parameter takes. */
+  maxItems?: number;
+  default?: unknown;
+  /** The value handed to the handler, from the non-empty texts sent for the key; throws ParamError. */
+  read(texts: string[], name: string): V;
+};
+
+export type Params = Record<string, Param<unknown>>;
+
+/** What a handler receives for a declaration. */
+export type ParsedParams<P extends Params> = { [K in keyof P]: P[K] extends Param<infer V> ? V : never };
+
+/** Largest value echoed back in an error message. */
+const ECHO_CHARS = 64;
+
+export function invalidParam(name: string, text: string, accepts: string): HttpError {
+  const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
+  return new HttpError(422, `invalid value for parameter "${name}": expected ${accepts}, got ${JSON.stringify(shown)}`);
+}
+
+function one<T>(kind: Kind<T>, texts: string[], name: string): T {
+  // Like gorilla/schema (toncenter), a repeated single-valued key takes the last value.
+  const text = texts[texts.length - 1];
+  const v = kind.parse(text);
+  if (v === undefined) throw invalidParam(name, text, kind.accepts);
+  return v;
+}
+
+/** An optional parameter: undefined when absent. */
+export function optional<T>(kind: Kind<T>, description: string): Param<T | undefined> {
+  return { kind, description, required: false, array: false, read: (texts, name) => (texts.length === 0 ? undefined : one(kind, texts, name)) };
+}
+
+/** A required parameter: 422 `parameter "x" is required` when absent. */
+export function required<T>(kind: Kind<T>, description: string): Param<T> {
+  return {
+    kind,
+    description,
+    required: true,
+    array: false,
+    read(texts, name) {
+      if (texts.length === 0) throw new HttpError(422, `parameter "${name}" is required`);
+      return one(kind, texts, name);
+    },
+  };
+}
+
+/** A parameter with a default when absent. */
+export function withDefault<T>(kind: Kind<T>, def: T, description: string): Param<T> {
+  return { kind, description, required: false, array: false, default: def, read: (texts, name) => (texts.length === 0 ? def : one(kind, texts, name)) };
+}
+
+/** A repeatable parameter: undefined when absent, else every value parsed, at most `maxItems`. */
+export function list<T>(kind: Kind<T>, description: string, maxItems = 1000): Param<T[] | undefined> {
+  return {
+    kind,
+    description,
+    required: false,
+    array: true,
+    maxItems,
+    read(texts, name) {
+      if (texts.length === 0) return undefined;
+      if (texts.length > maxItems) throw new HttpError(422, `too many values for parameter "${name}": ${texts.length} > ${maxItems}`);
+      return texts.map((t) => {
+        const v = kind.parse(t);
+        if (v === undefined) throw invalidParam(name, t, kind.accepts);
+        return v;
+      });
+    },
+  };
+}
+
+/** Page size of lists. toncenter's code defaults to 100, its docs and hosted service say 10: we follow the docs. */
+export const DEFAULT_LIMIT = 10;
+export const MAX_LIMIT = 1000;
+
+const int64 = kinds.intRange(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+
+/** `limit`: values below 1 become 1 (as toncenter); above MAX_LIMIT is an error naming `limit`. */
+export function limit(def = DEFAULT_LIMIT): Param<number> {
+  return {
+    kind: { ...int64, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } },
+    description: `Page size, 1..${MAX_LIMIT}; default ${def}.`,
+    required: false,
+    array: false,
+    default: def,
+    read(texts, name) {
+      if (texts.length === 0) return def;
+      const v = one(int64, texts, name);
+      if (v > MAX_LIMIT) throw new HttpError(422, `limit is not allowed: ${v} > ${MAX_LIMIT}`);
+      return Math.max(1, v);
+    },
+  };
+}
+
+/** `offset`: negative values become 0 (as toncenter). */
+export function offset(): Param<number> {
+  return {
+    kind: { ...int64, schema: { type: 'integer', minimum: 0 } },
+    description: 'Rows to skip (OFFSET pagination); default 0.',
+    required: false,
+    array: false,
+    default: 0,
+    read: (texts, name) => (texts.length === 0 ? 0 : Math.max(0, one(int64, texts, name))),
+  };
+}
+
+/** `sort`: asc/desc (a/d, any case). */
+export function sort(def: kinds.Sort, description = `Sort direction; default ${def}.`): Param<kinds.Sort> {
+  return withDefault(kinds.sort, def, description);
+}
+
+/**
+ * Request settings every v3 endpoint takes, as a header or the query parameter of the same name
+ * (the header wins; toncenter-v3.md §1.3).
+ */
+export const SETTINGS = {
+  x_timeout: optional(kinds.intRange(1, 2 ** 31 - 1), 'Query timeout in ms (header X-Timeout); capped at 3000.'),
+  x_no_address_book: optional(kinds.bool, 'Answer `address_book` as {} (header X-No-Address-Book).'),
+  x_no_metadata: optional(kinds.bool, 'Answer `metadata` as {} (header X-No-Metadata).'),
+  api_key: optional(kinds.text, 'API key (header X-API-Key); accepted, not checked yet.'),
+} satisfies Params;
+
+export type Settings = { timeoutMs: number; noAddressBook: boolean };
+
+/** Server-side cap of X-Timeout, as toncenter (§1.3): also the default. */
+export const MAX_TIMEOUT_MS = 3000;
+
+/** The header of each setting; a header wins over the query parameter. */
+export const SETTING_HEADERS: Record<keyof typeof SETTINGS, string> = {
+  x_timeout: 'X-Timeout',
+  x_no_address_book: 'X-No-Address-Book',
+  x_no_metadata: 'X-No-Metadata',
+  api_key: 'X-API-Key',
+};
+
+/** The query's values per key, empty values dropped (an empty value is an absent parameter). */
+export function queryValues(search: URLSearchParams): Map<string, string[]> {
+  const values = new Map<string, string[]>();
+  for (const [key, value] of search) {
+    if (!values.has(key)) values.set(key, []);
+    if (value !== '') values.get(key)!.push(value);
+  }
+  return values;
+}
+
+/**
+ * Parses a request's parameters against a declaration (plus SETTINGS). With `strict`, a key that
+ * neither declares is refused, naming it.
+ */
+export function parseRequest<P extends Params>(
+  params: P,
+  search: URLSearchParams,
+  headers: Record<string, string | string[] | undefined>,
+  strict: boolean,
+): { params: ParsedParams<P>; settings: Settings } {
+  const values = queryValues(search);
+  if (strict) {
+    for (const key of values.keys()) {
+      if (!Object.hasOwn(params, key) && !Object.hasOwn(SETTINGS, key)) throw new HttpError(422, `unknown parameter "${key}"`);
+    }
+  }
+  const parsed: Record<string, unknown> = {};
+  for (const [name, param] of Object.entries(params)) parsed[name] = param.read(values.get(name) ?? [], name);
+  const setting = <V>(name: keyof typeof SETTINGS, param: Param<V>): V => {
+    const h = headers[SETTING_HEADERS[name].toLowerCase()];
+    const fromHeader = (Array.isArray(h) ? h : h === undefined ? [] : [h]).filter((v) => v !== '');
+    return fromHeader.length > 0 ? param.read(fromHeader, SETTING_HEADERS[name]) : param.read(values.get(name) ?? [], name);
+  };
+  const timeout = setting('x_timeout', SETTINGS.x_timeout);
+  const noAddressBook = setting('x_no_address_book', SETTINGS.x_no_address_book) ?? false;
+  setting('x_no_metadata', SETTINGS.x_no_metadata);
+  return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook } };
+}
+
+export type { JsonSchema };

@@ -1,0 +1,64 @@
+import type { JsonSchema } from './kinds.js';
+
+/**
+ * Response schemas of the served endpoints (OpenAPI 3.0 components), named as toncenter's OpenAPI
+ * names them. Field types follow toncenter-v3.md §3: 64-bit values and `Block.gen_utime` are strings.
+ */
+const S: JsonSchema = { type: 'string' };
+const N: JsonSchema = { type: 'integer' };
+const B: JsonSchema = { type: 'boolean' };
+const nullable = (s: JsonSchema): JsonSchema => ({ ...s, nullable: true });
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+const obj = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties).filter((k) => !optional.includes(k)),
+});
+const amounts: JsonSchema = { type: 'object', additionalProperties: S, description: 'currency id -> amount (decimal string)' };
+
+export const SCHEMAS: Record<string, JsonSchema> = {
+  Error: obj({ error: S }),
+  BlockId: obj({ workchain: N, shard: { ...S, description: 'hex, upper case' }, seqno: N }),
+  Block: obj({
+    workchain: N, shard: S, seqno: N, root_hash: S, file_hash: S,
+    global_id: N, version: N, after_merge: B, before_split: B, after_split: B, want_merge: B, want_split: B,
+    key_block: B, vert_seqno_incr: B, flags: N,
+    gen_utime: { ...S, description: 'unix time as a string' }, start_lt: S, end_lt: S,
+    validator_list_hash_short: N, gen_catchain_seqno: N, min_ref_mc_seqno: N, prev_key_block_seqno: N,
+    vert_seqno: N, master_ref_seqno: N, rand_seed: S, created_by: S, tx_count: N,
+    masterchain_block_ref: ref('BlockId'), prev_blocks: { type: 'array', items: ref('BlockId') },
+    mc_block_seqno: N,
+  }, ['mc_block_seqno']),
+  MasterchainInfo: obj({ last: ref('Block'), first: ref('Block') }),
+  BlocksResponse: obj({ blocks: { type: 'array', items: ref('Block') } }),
+  MessageContent: obj({ hash: S, body: { ...S, description: 'BoC, base64' }, decoded: nullable({ type: 'object' }) }),
+  Message: obj({
+    hash: S, source: nullable(S), destination: nullable(S), value: nullable(S), value_extra_currencies: amounts,
+    fwd_fee: nullable(S), ihr_fee: nullable(S), import_fee: nullable(S), created_lt: nullable(S), created_at: nullable(S),
+    opcode: nullable({ ...S, description: '"0x%08x"' }), decoded_opcode: nullable(S),
+    ihr_disabled: nullable(B), bounce: nullable(B), bounced: nullable(B),
+    message_content: nullable(ref('MessageContent')), init_state: nullable(ref('MessageContent')), hash_norm: S,
+  }, ['hash_norm']),
+  TransactionDescr: {
+    type: 'object',
+    description: 'type, aborted, destroyed, credit_first, is_tock, installed, storage_ph, credit_ph, compute_ph, action, bounce, split_info (toncenter-v3.md §3)',
+    properties: { type: { ...S, enum: ['ord', 'storage', 'tick_tock', 'split_prepare', 'split_install', 'merge_prepare', 'merge_install'] } },
+    required: ['type'],
+    additionalProperties: true,
+  },
+  AccountState: obj({ hash: S, balance: nullable(S), extra_currencies: amounts, account_status: nullable(S), frozen_hash: nullable(S), data_hash: nullable(S), code_hash: nullable(S) }),
+  Transaction: obj({
+    account: S, hash: S, lt: S, now: N, mc_block_seqno: nullable(N), trace_id: nullable(S),
+    prev_trans_hash: S, prev_trans_lt: S,
+    orig_status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] }, end_status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] },
+    total_fees: S, total_fees_extra_currencies: amounts, description: ref('TransactionDescr'), block_ref: ref('BlockId'),
+    in_msg: nullable(ref('Message')), out_msgs: { type: 'array', items: ref('Message'), description: 'sorted by created_lt' },
+    account_state_before: nullable(ref('AccountState')), account_state_after: nullable(ref('AccountState')),
+    emulated: B, finality: { ...S, enum: ['pending', 'confirmed', 'finalized'] },
+  }, ['trace_id']),
+  AddressBookRow: obj({ user_friendly: nullable(S), domain: nullable(S), interfaces: { type: 'array', items: S } }),
+  AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow'), description: 'raw address -> AddressBookRow' },
+  TransactionsResponse: obj({ transactions: { type: 'array', items: ref('Transaction') }, address_book: ref('AddressBook') }),
+};
+
+export { ref };
