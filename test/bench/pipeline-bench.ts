@@ -48,6 +48,7 @@ const BLOCKS_PER_COPY = fixtures.length;
 const oneCopy = batchRows(recordBatch({ blocks: fixtures.map((f) => f.records.block), transactions: fixtures.flatMap((f) => f.records.transactions), messages: fixtures.flatMap((f) => f.records.messages) }));
 const ROWS_PER_COPY = Object.fromEntries(TABLES.map((t) => [t, oneCopy[t].length])) as Record<TableName, number>;
 ROWS_PER_COPY.account_states_latest = fixtures.reduce((n, f) => n + f.raw.account_states.length, 0);
+ROWS_PER_COPY.account_states = ROWS_PER_COPY.account_states_latest;
 /** One receipt per Kafka message the decoder publishes (a bundle per partition and kind, a meta per block). */
 ROWS_PER_COPY.index_receipts = fixtures.reduce((n, f) => {
   const out = decodeMessage(Buffer.from(encodeRawBlock(f.raw)), null, { transactions: PARTITIONS, messages: PARTITIONS, accountStates: PARTITIONS });
@@ -59,6 +60,7 @@ const FINAL_ROWS: Partial<Record<TableName, number>> = {
   blocks: BLOCKS_PER_COPY,
   messages: new Set(fixtures.flatMap((f) => f.records.messages.map((m) => `${m.hash}|${m.direction}|${m.tx_hash}`))).size,
   account_states_latest: ROWS_PER_COPY.account_states_latest,
+  account_states: ROWS_PER_COPY.account_states,
   // Every copy repeats the same receipts (same block, kind and partition).
   index_receipts: ROWS_PER_COPY.index_receipts,
 };

@@ -297,7 +297,8 @@ describe('v3 over the mainnet fixture blocks', () => {
   it('openapi.json is generated from the declarations', async () => {
     const doc = await ok('/api/v3/openapi.json');
     const paths = doc.paths as Record<string, { get: { parameters: { name: string; required: boolean; schema: Json }[]; responses: Json } }>;
-    expect(Object.keys(paths).sort()).toEqual(['/api/v3/blocks', '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo', '/api/v3/transactions', '/api/v3/transactionsByMasterchainBlock']);
+    // Every endpoint family adds its paths (accounts: api-v3-accounts.test.ts); these are the foundation's.
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(['/api/v3/blocks', '/api/v3/masterchainBlockShards', '/api/v3/masterchainInfo', '/api/v3/transactions', '/api/v3/transactionsByMasterchainBlock']));
     const names = paths['/api/v3/blocks'].get.parameters.map((p) => p.name);
     for (const n of ['workchain', 'shard', 'seqno', 'root_hash', 'file_hash', 'mc_seqno', 'start_utime', 'end_utime', 'start_lt', 'end_lt', 'limit', 'offset', 'sort', 'x_timeout']) expect(names).toContain(n);
     const account = paths['/api/v3/transactions'].get.parameters.find((p) => p.name === 'account')!;

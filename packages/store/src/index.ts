@@ -11,5 +11,5 @@ export { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWaterm
 export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js';
 export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
 export { messageKey, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
-export { readCodeHashes } from './reads/accounts.js';
+export { accountStateKey, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';

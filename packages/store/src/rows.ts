@@ -49,6 +49,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     messages: [],
     messages_by_account: [],
     account_states_latest: [],
+    account_states: [],
     index_receipts: batch.receipts,
   };
   for (const { record: b, json } of batch.blocks) {
@@ -128,6 +129,15 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       frozen_hash: s.frozen_hash ?? '',
       mc_block_seqno: s.mc_block_seqno ?? 0,
       gen_utime: s.gen_utime,
+      record: json,
+    });
+    rows.account_states.push({
+      account: s.account,
+      last_trans_lt: s.last_trans_lt,
+      account_state_hash: s.account_state_hash,
+      mc_block_seqno: s.mc_block_seqno ?? 0,
+      balance: s.balance,
+      code_hash: s.code_hash ?? '',
       record: json,
     });
   }

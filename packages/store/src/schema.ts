@@ -80,6 +80,22 @@ export const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 3,
+    name: 'account states by account and lt (history, state hash lookups)',
+    statements: (database) => {
+      const db = ident(database);
+      return [
+        // Every stored state, not only the latest: the API serves the latest state at or below the
+        // watermark, and a transaction's account_state_before/after by (account, state hash).
+        `CREATE TABLE IF NOT EXISTS ${db}.account_states (
+          account String, last_trans_lt UInt64, account_state_hash String, mc_block_seqno UInt32,
+          balance UInt64, code_hash String,
+          record String
+        ) ENGINE = ReplacingMergeTree ORDER BY (account, last_trans_lt)`,
+      ];
+    },
+  },
 ];
 
 /** Masterchain seqnos per partition of index_receipts (about 40 days of mainnet). */
@@ -95,6 +111,7 @@ export const TABLES = [
   'messages',
   'messages_by_account',
   'account_states_latest',
+  'account_states',
   'index_receipts',
 ] as const;
 export type TableName = (typeof TABLES)[number];

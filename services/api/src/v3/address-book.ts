@@ -1,22 +1,12 @@
 import { readCodeHashes, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from './address.js';
+import { WALLET_TYPES } from './wallets.js';
 
 /**
- * Code hashes (base64) of the standard wallet contracts, v1r1 .. v5r1 (what @ton/ton deploys;
- * address-book.test.ts recomputes them). toncenter shows wallets non-bounceable (`UQ…`).
+ * Code hashes (base64) of the standard wallet contracts, v1r1 .. v5r1 (`WALLET_TYPES` in wallets.ts,
+ * recomputed from @ton/ton by api-wallets.test.ts). toncenter shows wallets non-bounceable (`UQ…`).
  */
-export const WALLET_CODE_HASHES: ReadonlySet<string> = new Set([
-  'oM/CxIruFqJx8s/AtzgtgXVs7LEBfQd/qqs7tgL2how=', // v1r1
-  '1JAvzJ+tdGmPqONTIgpo2g3PcuMryy657gQhfBfTBiw=', // v1r2
-  'WHzHie/xyE9G7DeX5F/ICaFP9a4k8eDHpqmcydyQYf8=', // v1r3
-  'XJpeaMEI4YchoHxC+ZVr+zmtd+xtYktgxXbsiO7mUyk=', // v2r1
-  '/pUw0yQ4Uwg+8u8LTCkIwKv2+hwx6iQ6rKpb+MfXU/E=', // v2r2
-  'thBBpYp5gLlG6PueGY48kE0keZ/6NldOpCUcQaVm9YE=', // v3r1
-  'hNr6RJ+Ypph3ibojI1gHK8D3bcRSQAKl0JGLmnXS1Zk=', // v3r2
-  '/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=', // v4r2
-  '89fKU0k97trCizgZhqhJQDy6w9LFhHea8IEGWvCsS5M=', // v5 beta
-  'IINLe3KxEhR+Gy+0V7hOdNGjDwT3N9T2KmaOlVLSty8=', // v5r1
-]);
+export const WALLET_CODE_HASHES: ReadonlySet<string> = new Set(WALLET_TYPES.keys());
 
 export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] };
 

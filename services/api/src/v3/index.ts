@@ -1,4 +1,5 @@
 import type express from 'express';
+import { accountStatesEndpoint, addressBookEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
 import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainInfoEndpoint } from './blocks.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
 import { openApiDocument } from './openapi.js';
@@ -11,6 +12,10 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   masterchainBlockShardsEndpoint,
   transactionsEndpoint,
   transactionsByMasterchainBlockEndpoint,
+  accountStatesEndpoint,
+  walletStatesEndpoint,
+  addressBookEndpoint,
+  topAccountsByBalanceEndpoint,
 ];
 
 /** Version of the served API surface in the OpenAPI document. */

@@ -59,6 +59,19 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   AddressBookRow: obj({ user_friendly: nullable(S), domain: nullable(S), interfaces: { type: 'array', items: S } }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow'), description: 'raw address -> AddressBookRow' },
   TransactionsResponse: obj({ transactions: { type: 'array', items: ref('Transaction') }, address_book: ref('AddressBook') }),
+  AccountStateFull: obj({
+    address: S, account_state_hash: S, balance: S, extra_currencies: amounts, status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] },
+    frozen_hash: S, last_transaction_hash: S, last_transaction_lt: S, data_hash: S, code_hash: S,
+    data_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' }, code_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' },
+    contract_methods: nullable({ type: 'array', items: N }), interfaces: nullable({ type: 'array', items: S }),
+  }, ['frozen_hash', 'data_hash', 'code_hash', 'data_boc', 'code_boc']),
+  AccountStatesResponse: obj({ accounts: { type: 'array', items: ref('AccountStateFull') }, address_book: ref('AddressBook'), metadata: { type: 'object' } }),
+  WalletState: obj({
+    address: S, is_wallet: B, wallet_type: { ...S, example: 'wallet v4 r2' }, seqno: N, wallet_id: N, balance: S, extra_currencies: amounts,
+    is_signature_allowed: { ...B, description: 'wallet v5 r1 only' }, status: S, code_hash: S, last_transaction_hash: nullable(S), last_transaction_lt: nullable(S),
+  }, ['wallet_type', 'seqno', 'wallet_id', 'is_signature_allowed', 'code_hash']),
+  WalletStatesResponse: obj({ wallets: { type: 'array', items: ref('WalletState') }, address_book: ref('AddressBook'), metadata: { type: 'object' } }),
+  AccountBalance: obj({ account: S, balance: S }),
 };
 
 export { ref };
