@@ -94,6 +94,24 @@ describe('createSink()', () => {
     expect(sink.hasRoom()).toBe(true);
   });
 
+  it('flushNow() cuts a partial batch at once, and does nothing without records', async () => {
+    const { sink, writes } = harness(); // flushMs 60 s: only flushNow can cut this batch
+    sink.flushNow();
+    expect(writes).toHaveLength(0);
+    sink.add(consumed([tx(0)]), at('t', 0, 0));
+    sink.add(consumed([tx(1)]), at('t', 0, 1));
+    sink.flushNow();
+    expect(writes.map((w) => w.batch.records)).toEqual([2]);
+    sink.add(consumed([tx(2)]), at('t', 0, 2)); // waits for size or flushMs again
+    expect(writes).toHaveLength(1);
+    writes[0].resolve();
+    const drained = sink.drain();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(writes.map((w) => w.batch.records)).toEqual([2, 1]);
+    writes[1].resolve();
+    await drained;
+  });
+
   it('cuts a partial batch after flushMs and commits skipped messages with it', async () => {
     const { sink, writes, commits } = harness({ flushMs: 20 });
     sink.add(consumed([tx(0)]), at('t', 0, 0));

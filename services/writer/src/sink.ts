@@ -29,6 +29,8 @@ export type Sink = {
   hasRoom(): boolean;
   /** Resolves when there is room (or the sink failed), heartbeating meanwhile. */
   waitForRoom(heartbeat: () => Promise<void>): Promise<void>;
+  /** Cuts what was added so far into a batch now, without waiting for flushMs (when a write slot is free). */
+  flushNow(): void;
   /** Writes everything added so far and waits until it is stored and its offsets committed. */
   drain(): Promise<void>;
   readonly buffered: number;
@@ -118,6 +120,11 @@ export function createSink(options: SinkOptions): Sink {
       else armTimer();
     },
     hasRoom,
+    flushNow() {
+      if (failed || acc.messages === 0) return;
+      due = true;
+      pump();
+    },
     async waitForRoom(heartbeat) {
       while (!hasRoom()) {
         await new Promise<void>((resolve) => {

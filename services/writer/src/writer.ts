@@ -184,12 +184,18 @@ export function createWriter(deps: WriterDeps): Writer {
       const position = { topic: batch.topic, partition: batch.partition, offset: message.offset };
       const consumed = readMessage(kind, message, position, maxRecordChars);
       for (const d of consumed.dead) logger.error('record refused, sent to the dead-letter topic', { ...position, line: d.line, reason: d.reason, dead_letter_topic: topics.recordsDeadLetters });
+      let completesMc = false;
       for (const item of consumed.items) {
         if (item.kind !== 'blocks') continue;
         chain.seen({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });
-        if (item.record.workchain === -1 && item.seenAtMs !== null) watermark.seen(item.record.seqno, item.seenAtMs);
+        if (item.record.workchain !== -1) continue;
+        completesMc = true;
+        if (item.seenAtMs !== null) watermark.seen(item.record.seqno, item.seenAtMs);
       }
       sink.add(consumed, position);
+      // A masterchain block's meta at the end of its partition (caught up, not catching up): write now
+      // rather than after flushMs, so the watermark can reach the block at once.
+      if (completesMc && BigInt(message.offset) + 1n >= BigInt(batch.highWatermark)) sink.flushNow();
       // Moves the fetch position only; offsets are committed by the sink once ClickHouse has the rows.
       resolveOffset(message.offset);
     }
