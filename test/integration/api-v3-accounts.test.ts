@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { type Account, Address, beginCell, Cell, loadAccount, storeAccount } from '@ton/core';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { accountStateRecord } from '@tonstream/block';
 import type { AccountStateRecord } from '@tonstream/records';
-import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, migrate, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
+import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../services/api/src/app.js';
+import { type ApiUnderTest, startApi } from '../support/api-server.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const LOCALNET = join(import.meta.dirname, '../fixtures/localnet');
@@ -67,7 +65,7 @@ const BUILT = {
 
 let store: Store;
 let base: string;
-let close: () => Promise<void>;
+let api: ApiUnderTest;
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(`${base}${path}`, { headers });
@@ -84,20 +82,11 @@ const accountsOf = (body: Json) => body.accounts as Json[];
 const walletsOf = (body: Json) => body.wallets as Json[];
 
 beforeAll(async () => {
-  store = createStore({ url: CLICKHOUSE_URL, database });
-  await migrate(store);
-  const app = createApp({ store, registry: createRegistry('api-v3-accounts-test'), logger: createLogger({ level: 'error' }) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((r) => server.close(() => r()));
+  api = await startApi(CLICKHOUSE_URL, database);
+  ({ store, base } = api);
 });
 
-afterAll(async () => {
-  await close();
-  await store.command(`DROP DATABASE IF EXISTS ${database}`);
-  await store.close();
-});
+afterAll(() => api.stop());
 
 describe('accounts on an empty index', () => {
   it('answers empty, with X-Index-Mc-Seqno 0', async () => {

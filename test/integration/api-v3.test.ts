@@ -6,8 +6,9 @@ import { Address } from '@ton/core';
 import { decodeBlock } from '@tonstream/block';
 import type { BlockRecord } from '@tonstream/records';
 import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, migrate, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
+import { createStore, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiUnderTest, startApi } from '../support/api-server.js';
 import { createApp } from '../../services/api/src/app.js';
 import { sourcesBlock, sourcesTransactions, tongoOracles } from '../support/mainnet-sources.js';
 
@@ -32,7 +33,7 @@ const txCount = (files: string[]) => files.reduce((n, f) => n + sourcesBlock(f).
 
 let store: Store;
 let base: string;
-let close: () => Promise<void>;
+let api: ApiUnderTest;
 const mcBlocks: Record<number, BlockRecord> = {};
 
 type Json = Record<string, unknown>;
@@ -50,20 +51,11 @@ const blocksOf = (body: Json) => body.blocks as Json[];
 const settle = () => new Promise((r) => setTimeout(r, 300)); // past the API's watermark cache
 
 beforeAll(async () => {
-  store = createStore({ url: CLICKHOUSE_URL, database });
-  await migrate(store);
-  const app = createApp({ store, registry: createRegistry('api-v3-test'), logger: createLogger({ level: 'error' }) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((r) => server.close(() => r()));
+  api = await startApi(CLICKHOUSE_URL, database);
+  ({ store, base } = api);
 });
 
-afterAll(async () => {
-  await close();
-  await store.command(`DROP DATABASE IF EXISTS ${database}`);
-  await store.close();
-});
+afterAll(() => api.stop());
 
 describe('v3 on an empty index', () => {
   it('answers empty lists and 404s, with X-Index-Mc-Seqno 0', async () => {

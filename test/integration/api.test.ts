@@ -1,35 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeBlock } from '@tonstream/block';
-import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, migrate, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
+import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../services/api/src/app.js';
+import { type ApiUnderTest, startApi } from '../support/api-server.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const BLOCKS = join(import.meta.dirname, '../fixtures/mainnet/blocks');
 const database = `tonstream_api_${randomBytes(4).toString('hex')}`;
 let store: Store;
 let base: string;
-let close: () => Promise<void>;
+let api: ApiUnderTest;
 
 beforeAll(async () => {
-  store = createStore({ url: CLICKHOUSE_URL, database });
-  await migrate(store);
-  const app = createApp({ store, registry: createRegistry('api-test'), logger: createLogger({ level: 'error' }) });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => new Promise((r) => server.close(() => r()));
+  api = await startApi(CLICKHOUSE_URL, database);
+  ({ store, base } = api);
 });
 
-afterAll(async () => {
-  await close();
-  await store.command(`DROP DATABASE IF EXISTS ${database}`);
-  await store.close();
-});
+afterAll(() => api.stop());
 
 describe('api skeleton on the real ClickHouse', () => {
   it('answers masterchainInfo 404 until a watermark exists, then the watermark block and the oldest, never a block above it', async () => {
@@ -70,7 +59,7 @@ describe('api skeleton on the real ClickHouse', () => {
     expect(await missing.json()).toEqual({ error: 'no such endpoint: GET /api/v3/nope' });
     const served = async () => {
       const text = await (await fetch(`${base}/metrics`)).text();
-      const line = text.split('\n').find((l) => l.startsWith('tonstream_api_request_duration_seconds_count{service="api-test",route="/api/v3/masterchainInfo",status="200"}'));
+      const line = text.split('\n').find((l) => l.startsWith('tonstream_api_request_duration_seconds_count{service="api",route="/api/v3/masterchainInfo",status="200"}'));
       return Number(line?.split(' ')[1] ?? 0);
     };
     const before = await served();
