@@ -7,7 +7,7 @@ import { accountStateRecord } from '@tonstream/block';
 import type { AccountStateRecord } from '@tonstream/records';
 import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from '../support/api-server.js';
+import { type ApiUnderTest, startApi } from './api-server.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const LOCALNET = join(import.meta.dirname, '../fixtures/localnet');

@@ -8,7 +8,7 @@ import type { BlockRecord } from '@tonstream/records';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from '../support/api-server.js';
+import { type ApiUnderTest, startApi } from './api-server.js';
 import { createApp } from '../../services/api/src/app.js';
 import { sourcesBlock, sourcesTransactions, tongoOracles } from '../support/mainnet-sources.js';
 

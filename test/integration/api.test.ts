@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { decodeBlock } from '@tonstream/block';
 import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from '../support/api-server.js';
+import { type ApiUnderTest, startApi } from './api-server.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const BLOCKS = join(import.meta.dirname, '../fixtures/mainnet/blocks');
