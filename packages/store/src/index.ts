@@ -12,4 +12,5 @@ export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js
 export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
 export { messageKey, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
 export { accountStateKey, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
+export { readAdjacentTransactionHashes, readMessages, type FoundMessage, type MessageFilter, type MessageOrder } from './reads/messages.js';
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';

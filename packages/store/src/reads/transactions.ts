@@ -1,6 +1,7 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { int32, strList, uint } from '../sql.js';
+import { type MessageFilter, transactionsWithMessage } from './messages.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
@@ -22,6 +23,8 @@ export type TransactionFilter = {
   endUtime?: number;
   startLt?: bigint;
   endLt?: bigint;
+  /** Having a message row that matches (its in message for direction in, an out message for out). */
+  message?: MessageFilter;
 };
 
 /**
@@ -48,6 +51,10 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
   if (filter.hashes) where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_hash WHERE hash IN ${strList(filter.hashes)})`);
   if (filter.mcSeqno !== undefined) {
     where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
+  }
+  if (filter.message) {
+    if (filter.message.hashes && filter.message.hashes.length === 0) return [];
+    where.push(transactionsWithMessage(db, scope.watermark, filter.message));
   }
   if (filter.lt !== undefined) where.push(`lt = ${uint(filter.lt)}`);
   if (filter.startUtime !== undefined) where.push(`now >= ${uint(filter.startUtime)}`);

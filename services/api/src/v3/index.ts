@@ -2,6 +2,7 @@ import type express from 'express';
 import { accountStatesEndpoint, addressBookEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
 import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainInfoEndpoint } from './blocks.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
+import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
 import { openApiDocument } from './openapi.js';
 import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions.js';
 
@@ -12,6 +13,9 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   masterchainBlockShardsEndpoint,
   transactionsEndpoint,
   transactionsByMasterchainBlockEndpoint,
+  transactionsByMessageEndpoint,
+  adjacentTransactionsEndpoint,
+  messagesEndpoint,
   accountStatesEndpoint,
   walletStatesEndpoint,
   addressBookEndpoint,

@@ -149,3 +149,34 @@ export function intRange(min: number, max: number): Kind<number> {
     },
   };
 }
+
+/** An address, or the literal `null` (toncenter's AccountAddressNullable: SQL `IS NULL`). */
+export const addressNullable: Kind<string | null> = {
+  accepts: 'an address (raw or user-friendly) or null',
+  schema: { type: 'string', example: 'null' },
+  parse: (text) => (text === 'null' ? null : address.parse(text)),
+};
+
+/**
+ * An opcode (toncenter's OpcodeType): `0x` hex; otherwise hex first (up to 8 digits), then signed
+ * 32-bit decimal, so `10` is 0x10. Normalised to the unsigned 32-bit value the store keeps.
+ */
+export const opcode: Kind<number> = {
+  accepts: 'an opcode: hex (0x-prefixed or not, up to 8 digits) or signed 32-bit decimal',
+  schema: { type: 'string', example: '0x0f8a7ea5' },
+  parse(text) {
+    const hex = /^(?:0[xX])?([0-9a-fA-F]{1,8})$/.exec(text);
+    if (hex) return Number.parseInt(hex[1], 16);
+    const v = int32.parse(text);
+    return v === undefined ? undefined : v >>> 0;
+  },
+};
+
+export type Direction = 'in' | 'out';
+
+/** A message direction: `in` or `out`. */
+export const direction: Kind<Direction> = {
+  accepts: 'in or out',
+  schema: { type: 'string', enum: ['in', 'out'] },
+  parse: (text) => (text === 'in' || text === 'out' ? text : undefined),
+};

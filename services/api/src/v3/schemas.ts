@@ -38,7 +38,9 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     opcode: nullable({ ...S, description: '"0x%08x"' }), decoded_opcode: nullable(S),
     ihr_disabled: nullable(B), bounce: nullable(B), bounced: nullable(B),
     message_content: nullable(ref('MessageContent')), init_state: nullable(ref('MessageContent')), hash_norm: S,
-  }, ['hash_norm']),
+    in_msg_tx_hash: { ...S, description: 'only from /messages: the transaction it is the in message of' },
+    out_msg_tx_hash: { ...S, description: 'only from /messages: the transaction it is an out message of' },
+  }, ['hash_norm', 'in_msg_tx_hash', 'out_msg_tx_hash']),
   TransactionDescr: {
     type: 'object',
     description: 'type, aborted, destroyed, credit_first, is_tock, installed, storage_ph, credit_ph, compute_ph, action, bounce, split_info (toncenter-v3.md §3)',
@@ -72,6 +74,11 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   }, ['wallet_type', 'seqno', 'wallet_id', 'is_signature_allowed', 'code_hash']),
   WalletStatesResponse: obj({ wallets: { type: 'array', items: ref('WalletState') }, address_book: ref('AddressBook'), metadata: { type: 'object' } }),
   AccountBalance: obj({ account: S, balance: S }),
+  MessagesResponse: obj({
+    messages: { type: 'array', items: ref('Message') },
+    address_book: ref('AddressBook'),
+    metadata: { type: 'object', additionalProperties: { type: 'object' }, description: 'raw address -> AddressMetadata ({} until token metadata is indexed)' },
+  }),
 };
 
 export { ref };

@@ -11,7 +11,7 @@ import { toV3Transaction } from './objects.js';
  * Transactions of a filter with their messages joined back and the `address_book` (account,
  * in_msg.source, out_msgs[].destination), as TransactionsResponse.
  */
-async function transactionsResponse<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
+export async function transactionsResponse<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
   const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
   const messages = await readTransactionMessages(store, scope, rows);
