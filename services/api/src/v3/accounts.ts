@@ -1,10 +1,9 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates, readCodeHashes, readTopBalances } from '@tonstream/store';
-import { HttpError } from '../http-error.js';
 import { addressBookRow, type AddressBookRow, buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
-import { limit, list, offset, type Param, type Params, withDefault } from './params.js';
+import { limit, list, offset, type Params, requiredList, withDefault } from './params.js';
 import { ref } from './schemas.js';
 import { parseWalletData, walletType } from './wallets.js';
 
@@ -14,20 +13,6 @@ import { parseWalletData, walletType } from './wallets.js';
  * watermark (store `readAccountStates`); an account with none is absent, as toncenter leaves out
  * unknown addresses.
  */
-
-/** A repeatable parameter that must be given, with toncenter's message when it is not. */
-function requiredList<T>(kind: kinds.Kind<T>, description: string, missing: string, maxItems = 1000): Param<T[]> {
-  const base = list(kind, description, maxItems);
-  return {
-    ...base,
-    required: true,
-    read(texts, name) {
-      const v = base.read(texts, name);
-      if (v === undefined) throw new HttpError(422, missing);
-      return v;
-    },
-  };
-}
 
 const omitNull = <T>(key: string, v: T | null) => (v === null ? {} : { [key]: v });
 

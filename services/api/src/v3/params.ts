@@ -86,6 +86,20 @@ export function list<T>(kind: Kind<T>, description: string, maxItems = 1000): Pa
   };
 }
 
+/** A repeatable parameter that must be given; `missing` is the 422 message when it is not (toncenter's wording). */
+export function requiredList<T>(kind: Kind<T>, description: string, missing: string, maxItems = 1000): Param<T[]> {
+  const base = list(kind, description, maxItems);
+  return {
+    ...base,
+    required: true,
+    read(texts, name) {
+      const v = base.read(texts, name);
+      if (v === undefined) throw new HttpError(422, missing);
+      return v;
+    },
+  };
+}
+
 /** Page size of lists. toncenter's code defaults to 100, its docs and hosted service say 10: we follow the docs. */
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 1000;
