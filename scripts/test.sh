@@ -14,6 +14,9 @@ if [[ ${CI:-} == true ]]; then trap 'stop_started "$already_running"' EXIT; fi
 
 services up
 export_service_env
+# The Python clients and tools some suites drive (toncenter SDK, schemathesis, chdb).
+TONSTREAM_PYTHON=$(bash scripts/python-env.sh)
+export TONSTREAM_PYTHON
 
 echo "tsc -b"
 npx tsc -b
