@@ -40,6 +40,8 @@ export type BlockRecord = BlockId & {
   in_msg_descr_length: number;
   out_msg_descr_length: number;
   value_flow: ValueFlowRecord;
+  /** Not a v3 field; masterchain blocks only: the shard blocks its ShardHashes reference (its shard state). */
+  shard_tops?: BlockId[];
 };
 
 export type BlockRef = BlockId & { root_hash: string; file_hash: string; end_lt: string };

@@ -67,6 +67,7 @@ export const blockRecord: Check = object({
     created: currency,
     minted: currency,
   }),
+  shard_tops: optional(arrayOf(blockId, 4096)),
 });
 
 const messageContent = object({ hash, body: boc });

@@ -43,6 +43,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
   const rows: Record<TableName, Row[]> = {
     blocks: [],
     blocks_by_mc_seqno: [],
+    shard_tops: [],
     transactions: [],
     transactions_by_hash: [],
     transactions_by_mc_seqno: [],
@@ -68,6 +69,9 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       record: json,
     });
     rows.blocks_by_mc_seqno.push({ mc_block_seqno: b.mc_block_seqno ?? 0, workchain: b.workchain, shard, seqno: b.seqno });
+    for (const top of b.shard_tops ?? []) {
+      rows.shard_tops.push({ mc_seqno: b.seqno, workchain: top.workchain, shard: BigInt('0x' + top.shard).toString(), seqno: top.seqno });
+    }
   }
   for (const { record: t, json } of batch.transactions) {
     const mc = t.mc_block_seqno ?? 0;

@@ -96,6 +96,20 @@ export const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 4,
+    name: 'shard state of each masterchain block',
+    statements: (database) => {
+      const db = ident(database);
+      return [
+        // The shard blocks a masterchain block's ShardHashes reference (/masterchainBlockShardState);
+        // a top may have been committed by an earlier masterchain block, so this is not blocks_by_mc_seqno.
+        `CREATE TABLE IF NOT EXISTS ${db}.shard_tops (
+          mc_seqno UInt32, workchain Int32, shard UInt64, seqno UInt32
+        ) ENGINE = ReplacingMergeTree ORDER BY (mc_seqno, workchain, shard, seqno)`,
+      ];
+    },
+  },
 ];
 
 /** Masterchain seqnos per partition of index_receipts (about 40 days of mainnet). */
@@ -105,6 +119,7 @@ export const RECEIPT_PARTITION_SEQNOS = 1_000_000;
 export const TABLES = [
   'blocks',
   'blocks_by_mc_seqno',
+  'shard_tops',
   'transactions',
   'transactions_by_hash',
   'transactions_by_mc_seqno',

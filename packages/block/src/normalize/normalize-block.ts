@@ -118,6 +118,7 @@ export function blockRecords(block: Block, bytes: Uint8Array, options: DecodeOpt
     want_merge: d.wantMerge,
   }));
 
+  if (block.extra.custom) record.shard_tops = shards.map(({ workchain: w, shard, seqno }) => ({ workchain: w, shard, seqno }));
   return { block: record, transactions, messages, accounts, shards };
 }
 

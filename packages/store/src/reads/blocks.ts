@@ -13,6 +13,8 @@ export type BlockFilter = {
   fileHash?: string;
   /** Blocks committed by this masterchain block (`mc_block_seqno`), via `blocks_by_mc_seqno`. */
   mcSeqno?: number;
+  /** The shard blocks masterchain block N's shard state references (`shard_tops`, migration 4). */
+  shardStateOf?: number;
   startUtime?: number;
   endUtime?: number;
   /** Both lt bounds compare with the block's start_lt, as toncenter does. */
@@ -43,6 +45,10 @@ export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFi
   if (filter.mcSeqno !== undefined) {
     // The lookup table is ordered by mc_block_seqno; the main table by block id.
     where.push(`(workchain, shard, seqno) IN (SELECT workchain, shard, seqno FROM ${db}.blocks_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
+  }
+  if (filter.shardStateOf !== undefined) {
+    const tops = `SELECT workchain, shard, seqno FROM ${db}.shard_tops WHERE mc_seqno = ${int32(filter.shardStateOf)} AND mc_seqno <= ${uint(scope.watermark)}`;
+    where.push(`(workchain, shard, seqno) IN (${tops})`);
   }
   if (filter.startUtime !== undefined) where.push(`gen_utime >= ${uint(filter.startUtime)}`);
   if (filter.endUtime !== undefined) where.push(`gen_utime <= ${uint(filter.endUtime)}`);

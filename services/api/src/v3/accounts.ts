@@ -145,3 +145,20 @@ export const topAccountsByBalanceEndpoint = defineEndpoint({
     return readTopBalances(ctx.store, ctx.scope, { limit: ctx.params.limit, offset: ctx.params.offset });
   },
 });
+
+/**
+ * GET /metadata: §2.2, a map keyed by raw address holding only token contracts (Jetton masters and
+ * wallets, NFT collections and items). Token metadata is not indexed yet, so every map is empty.
+ */
+export const metadataEndpoint = defineEndpoint({
+  path: '/metadata',
+  operationId: 'getMetadata',
+  summary: 'Token metadata of addresses',
+  description: 'A map keyed by raw address; only token contracts appear. Empty until token metadata is indexed.',
+  tag: 'accounts',
+  params: { address: requiredList(kinds.address, 'Addresses (repeat the key), at most 1024.', 'at least 1 address required', 1024) },
+  response: ref('Metadata'),
+  async handle() {
+    return {};
+  },
+});

@@ -2,7 +2,7 @@ import { masterchainInfo, readBlocks } from '@tonstream/store';
 import { HttpError } from '../http-error.js';
 import { defineEndpoint } from './endpoint.js';
 import * as kinds from './kinds.js';
-import { limit, offset, optional, required, sort } from './params.js';
+import { limit, MAX_LIMIT, offset, optional, required, sort } from './params.js';
 import { ref } from './schemas.js';
 import { toV3Block } from './objects.js';
 
@@ -54,6 +54,28 @@ export const blocksEndpoint = defineEndpoint({
       },
       { limit: p.limit, offset: p.offset, sort: p.sort, order: 'gen_utime' },
     );
+    return { blocks: blocks.map(toV3Block) };
+  },
+});
+
+/**
+ * GET /masterchainBlockShardState: the shard blocks masterchain block `seqno` references in its
+ * ShardHashes (the tops of the shards at that block, as v2 /shards). Masterchain blocks indexed
+ * before migration 4 have no stored shard state until `npm run reindex` replays them: 404 then.
+ */
+export const masterchainBlockShardStateEndpoint = defineEndpoint({
+  path: '/masterchainBlockShardState',
+  operationId: 'getMasterchainBlockShardState',
+  summary: 'Shard blocks in a masterchain block\'s shard state',
+  tag: 'blocks',
+  params: {
+    seqno: required(kinds.int32, 'Masterchain block seqno.'),
+  },
+  response: ref('BlocksResponse'),
+  notFound: 'blocks not found',
+  async handle({ params: p, store, scope }) {
+    const blocks = await readBlocks(store, scope, { shardStateOf: p.seqno }, { limit: MAX_LIMIT, offset: 0, sort: 'asc', order: 'id' });
+    if (blocks.length === 0) throw new HttpError(404, 'blocks not found');
     return { blocks: blocks.map(toV3Block) };
   },
 });

@@ -1,5 +1,5 @@
-import type { BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
-import { messageKey } from '@tonstream/store';
+import type { AccountStateRecord, BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
+import { accountStateKey, messageKey } from '@tonstream/store';
 
 /**
  * Records (as the store keeps them) -> v3 objects (toncenter-v3.md §3). Records carry a few
@@ -7,12 +7,12 @@ import { messageKey } from '@tonstream/store';
  */
 
 /** The v3 `Block` object: the record without the fields only the pipeline uses. */
-export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno'> & {
+export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno' | 'shard_tops'> & {
   mc_block_seqno?: number;
 };
 
 export function toV3Block(record: BlockRecord): V3Block {
-  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, mc_block_seqno, ...rest } = record;
+  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, shard_tops: _s, mc_block_seqno, ...rest } = record;
   return mc_block_seqno === null ? rest : { ...rest, mc_block_seqno };
 }
 
@@ -51,24 +51,40 @@ const byCreatedLt = (a: MessageRow, b: MessageRow) => {
 };
 
 /**
- * The v3 `Transaction`: the stored row with its messages joined back (`messages` from
- * readTransactionMessages). Account states by hash are not stored yet, so `account_state_before`
- * and `account_state_after` are null.
+ * The v3 `AccountState` of a transaction: what the store holds for that state hash, or the hash
+ * alone (the other fields null) when it is not stored: the pipeline stores an account's state once
+ * per block, so a state between two transactions of one block is known only by its hash.
  */
-export function toV3Transaction(t: TransactionRow, messages: Map<string, MessageRow>) {
+function toV3AccountState(hash: string, state: AccountStateRecord | undefined) {
+  return {
+    hash,
+    balance: state?.balance ?? null,
+    extra_currencies: state?.extra_currencies ?? null,
+    account_status: state?.status ?? null,
+    frozen_hash: state?.frozen_hash ?? null,
+    data_hash: state?.data_hash ?? null,
+    code_hash: state?.code_hash ?? null,
+  };
+}
+
+/**
+ * The v3 `Transaction`: the stored row with its messages joined back (`messages` from
+ * readTransactionMessages) and its states before and after (`states` from readAccountStatesByHash).
+ */
+export function toV3Transaction(t: TransactionRow, messages: Map<string, MessageRow>, states: Map<string, AccountStateRecord>) {
   const find = (direction: 'in' | 'out', hash: string) => {
     const m = messages.get(messageKey(t.hash, direction, hash));
     // Under the watermark every message of a transaction is stored: a miss is a store defect, not a 404.
     if (!m) throw new Error(`message ${hash} (${direction}) of transaction ${t.hash} is not stored`);
     return m;
   };
-  const { account_state_hash_before: _b, account_state_hash_after: _a, in_msg, out_msgs, ...rest } = t;
+  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, ...rest } = t;
   return {
     ...rest,
     in_msg: in_msg && toV3Message(find('in', in_msg.hash)),
     out_msgs: out_msgs.map((m) => find('out', m.hash)).sort(byCreatedLt).map(toV3Message),
-    account_state_before: null,
-    account_state_after: null,
+    account_state_before: toV3AccountState(before, states.get(accountStateKey(t.account, before))),
+    account_state_after: toV3AccountState(after, states.get(accountStateKey(t.account, after))),
     emulated: false,
     finality: 'finalized' as const,
   };

@@ -48,7 +48,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     required: ['type'],
     additionalProperties: true,
   },
-  AccountState: obj({ hash: S, balance: nullable(S), extra_currencies: amounts, account_status: nullable(S), frozen_hash: nullable(S), data_hash: nullable(S), code_hash: nullable(S) }),
+  AccountState: obj({ hash: S, balance: nullable(S), extra_currencies: nullable(amounts), account_status: nullable(S), frozen_hash: nullable(S), data_hash: nullable(S), code_hash: nullable(S) }),
   Transaction: obj({
     account: S, hash: S, lt: S, now: N, mc_block_seqno: nullable(N), trace_id: nullable(S),
     prev_trans_hash: S, prev_trans_lt: S,
@@ -60,6 +60,12 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   }, ['trace_id']),
   AddressBookRow: obj({ user_friendly: nullable(S), domain: nullable(S), interfaces: { type: 'array', items: S } }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow'), description: 'raw address -> AddressBookRow' },
+  TokenInfo: obj(
+    { valid: B, type: S, name: S, symbol: S, description: S, image: S, nft_index: S, is_nsfw: B, is_scam: B, extra: { type: 'object' } },
+    ['valid', 'type', 'name', 'symbol', 'description', 'image', 'nft_index', 'is_nsfw', 'is_scam', 'extra'],
+  ),
+  AddressMetadata: obj({ is_indexed: B, token_info: { type: 'array', items: ref('TokenInfo') } }),
+  Metadata: { type: 'object', additionalProperties: ref('AddressMetadata'), description: 'raw address -> AddressMetadata (token contracts only)' },
   TransactionsResponse: obj({ transactions: { type: 'array', items: ref('Transaction') }, address_book: ref('AddressBook') }),
   AccountStateFull: obj({
     address: S, account_state_hash: S, balance: S, extra_currencies: amounts, status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] },
@@ -67,17 +73,17 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     data_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' }, code_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' },
     contract_methods: nullable({ type: 'array', items: N }), interfaces: nullable({ type: 'array', items: S }),
   }, ['frozen_hash', 'data_hash', 'code_hash', 'data_boc', 'code_boc']),
-  AccountStatesResponse: obj({ accounts: { type: 'array', items: ref('AccountStateFull') }, address_book: ref('AddressBook'), metadata: { type: 'object' } }),
+  AccountStatesResponse: obj({ accounts: { type: 'array', items: ref('AccountStateFull') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   WalletState: obj({
     address: S, is_wallet: B, wallet_type: { ...S, example: 'wallet v4 r2' }, seqno: N, wallet_id: N, balance: S, extra_currencies: amounts,
     is_signature_allowed: { ...B, description: 'wallet v5 r1 only' }, status: S, code_hash: S, last_transaction_hash: nullable(S), last_transaction_lt: nullable(S),
   }, ['wallet_type', 'seqno', 'wallet_id', 'is_signature_allowed', 'code_hash']),
-  WalletStatesResponse: obj({ wallets: { type: 'array', items: ref('WalletState') }, address_book: ref('AddressBook'), metadata: { type: 'object' } }),
+  WalletStatesResponse: obj({ wallets: { type: 'array', items: ref('WalletState') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AccountBalance: obj({ account: S, balance: S }),
   MessagesResponse: obj({
     messages: { type: 'array', items: ref('Message') },
     address_book: ref('AddressBook'),
-    metadata: { type: 'object', additionalProperties: { type: 'object' }, description: 'raw address -> AddressMetadata ({} until token metadata is indexed)' },
+    metadata: ref('Metadata'),
   }),
 };
 

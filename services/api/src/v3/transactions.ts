@@ -1,4 +1,4 @@
-import { masterchainBlockIndexed, readTransactionMessages, readTransactions, type Page, type TransactionFilter } from '@tonstream/store';
+import { masterchainBlockIndexed, readAccountStatesByHash, readTransactionMessages, readTransactions, type Page, type TransactionFilter } from '@tonstream/store';
 import { HttpError } from '../http-error.js';
 import { buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
@@ -8,14 +8,18 @@ import { ref } from './schemas.js';
 import { toV3Transaction } from './objects.js';
 
 /**
- * Transactions of a filter with their messages joined back and the `address_book` (account,
- * in_msg.source, out_msgs[].destination), as TransactionsResponse.
+ * Transactions of a filter with their messages and account states joined back and the
+ * `address_book` (account, in_msg.source, out_msgs[].destination), as TransactionsResponse.
  */
 export async function transactionsResponse<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
   const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
-  const messages = await readTransactionMessages(store, scope, rows);
-  const transactions = rows.map((t) => toV3Transaction(t, messages));
+  const stateHashes = rows.flatMap((t) => [
+    { account: t.account, hash: t.account_state_hash_before },
+    { account: t.account, hash: t.account_state_hash_after },
+  ]);
+  const [messages, states] = await Promise.all([readTransactionMessages(store, scope, rows), readAccountStatesByHash(store, scope, stateHashes)]);
+  const transactions = rows.map((t) => toV3Transaction(t, messages, states));
   const addresses = transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]);
   const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, addresses, testnet);
   return { transactions, address_book };
