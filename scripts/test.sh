@@ -17,6 +17,9 @@ export_service_env
 # The Python clients and tools some suites drive (toncenter SDK, schemathesis, chdb).
 TONSTREAM_PYTHON=$(bash scripts/python-env.sh)
 export TONSTREAM_PYTHON
+# Debian's chromium for the browser suites (playwright-core drives it).
+TONSTREAM_CHROMIUM=$(bash scripts/browser-env.sh)
+export TONSTREAM_CHROMIUM
 
 echo "tsc -b"
 npx tsc -b

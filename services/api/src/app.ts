@@ -5,6 +5,7 @@ import { Histogram, type Registry } from 'prom-client';
 import { HttpError } from './http-error.js';
 import { createIndexState } from './index-state.js';
 import { createV3Router } from './v3/index.js';
+import { redirectRootToDocs } from './v3/docs-page.js';
 
 export { HttpError };
 
@@ -14,7 +15,8 @@ export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testne
 /**
  * The HTTP API. This is the skeleton the v2/v3 endpoints grow on: routing, errors as toncenter
  * shapes them (`{"error": …}` with the status), request metrics, health. Served endpoints so far:
- * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`).
+ * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
+ * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
 export function createApp({ store, registry, logger, testnet = false }: ApiDeps): express.Express {
   const app = express();
@@ -43,6 +45,7 @@ export function createApp({ store, registry, logger, testnet = false }: ApiDeps)
     res.type(registry.contentType).send(await registry.metrics());
   });
 
+  app.get('/', redirectRootToDocs);
   app.use('/api/v3', createV3Router({ store, index, testnet }));
 
   app.use('/api/v3', (req) => {

@@ -1,6 +1,7 @@
 import type express from 'express';
-import { accountStatesEndpoint, addressBookEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
-import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainInfoEndpoint } from './blocks.js';
+import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
+import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks.js';
+import { docsPageRouter } from './docs-page.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
 import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
 import { openApiDocument } from './openapi.js';
@@ -10,6 +11,7 @@ import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './
 export const V3_ENDPOINTS: readonly Endpoint[] = [
   masterchainInfoEndpoint,
   blocksEndpoint,
+  masterchainBlockShardStateEndpoint,
   masterchainBlockShardsEndpoint,
   transactionsEndpoint,
   transactionsByMasterchainBlockEndpoint,
@@ -19,19 +21,21 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   accountStatesEndpoint,
   walletStatesEndpoint,
   addressBookEndpoint,
+  metadataEndpoint,
   topAccountsByBalanceEndpoint,
 ];
 
 /** Version of the served API surface in the OpenAPI document. */
 export const V3_API_VERSION = '0.1.0';
 
-/** The /api/v3 router: the endpoints and `GET /openapi.json` generated from them. */
+/** The /api/v3 router: the endpoints, `GET /openapi.json` generated from them and its docs page. */
 export function createV3Router(deps: V3Deps): express.Router {
   const router = v3Router(V3_ENDPOINTS, deps);
   const doc = openApiDocument(V3_ENDPOINTS, V3_API_VERSION);
   router.get('/openapi.json', (_req, res) => {
     res.json(doc);
   });
+  router.use(docsPageRouter());
   return router;
 }
 
