@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Address } from '@ton/core';
+import { Address, Cell } from '@ton/core';
 import { readGlobalConfig } from '@tonstream/liteserver';
 import { createStore, type Store, str } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
@@ -289,9 +289,50 @@ describe('pipeline end to end on the local network', () => {
         });
       }
       expect(existing).toBeGreaterThan(accounts.length / 2);
+      await checkServedAgainstLiteserver(client, accounts);
       console.log(`e2e: ${rounds.length} rounds, ${blocks.length} blocks, ${txs.length} transactions, ${messages.length} messages, ${accounts.length} accounts (${existing} on chain) indexed exactly`);
     } finally {
       engine.close();
     }
   }, 600_000);
 });
+
+const v3 = async (path: string): Promise<Record<string, unknown>> => {
+  const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+  const body = (await res.json()) as Record<string, unknown>;
+  expect(res.status, `${path}: ${JSON.stringify(body).slice(0, 200)}`).toBe(200);
+  return body;
+};
+const hexShard = (signed: string) => BigInt.asUintN(64, BigInt(signed)).toString(16).toUpperCase().padStart(16, '0');
+
+/**
+ * What the API serves equals what the liteserver says (the chain is at rest at STOP_AT): each
+ * masterchain block's shard state (/masterchainBlockShardState vs getAllShardsInfo), and each
+ * account's latest transaction with the state after it (vs getAccountState at the head).
+ */
+async function checkServedAgainstLiteserver(client: LiteClient, accounts: string[]): Promise<void> {
+  for (const seqno of [2, Math.floor(STOP_AT / 2), STOP_AT]) {
+    const mc = (await client.lookupBlockByID({ workchain: -1, shard: '-9223372036854775808', seqno })).id;
+    const live = Object.entries((await client.getAllShardsInfo(mc)).shards).flatMap(([wc, tops]) =>
+      Object.entries(tops).map(([shard, top]) => `${wc}:${hexShard(shard)}:${top}`),
+    );
+    const served = ((await v3(`/masterchainBlockShardState?seqno=${seqno}`)).blocks as { workchain: number; shard: string; seqno: number }[]).map(
+      (b) => `${b.workchain}:${b.shard}:${b.seqno}`,
+    );
+    expect({ seqno, shards: served.sort() }).toEqual({ seqno, shards: live.sort() });
+  }
+  const head = (await client.getMasterchainInfo()).last;
+  let withState = 0;
+  for (const account of accounts) {
+    const live = await client.getAccountState(Address.parseRaw(account), head);
+    if (live.state === null) continue;
+    const [tx] = (await v3(`/transactions?account=${account}&limit=1`)).transactions as Record<string, unknown>[];
+    expect(tx.hash).toBe(Buffer.from(live.lastTx!.hash.toString(16).padStart(64, '0'), 'hex').toString('base64'));
+    expect({ account, after: tx.account_state_after }).toMatchObject({
+      account,
+      after: { hash: Cell.fromBoc(live.raw)[0].hash().toString('base64'), balance: live.balance.coins.toString(), account_status: live.state.storage.state.type },
+    });
+    withState++;
+  }
+  expect(withState).toBeGreaterThan(0);
+}
