@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { createKafka, encodeRawBlock, type RawAccountState, topicNames } from '@tonstream/bus';
-import { createDecoder, createDecoderMetrics, type Decoder } from '@tonstream/decoder-service';
+import { createDecoder, createDecoderMetrics, type Decoder, reindex } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, int32, str, type Store, uint } from '@tonstream/store';
@@ -202,6 +202,30 @@ describe('decoder -> Kafka -> writer -> ClickHouse', () => {
       const states = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.account_states_latest FINAL WHERE account = ${str(s.account)}`);
       expect(Number(states[0].c), s.account).toBe(1);
     }
+  });
+
+  it('reindex replays ton.blocks through a decoder of its own: a table a new migration adds is filled, nothing doubles', async () => {
+    const tops = async () => (await store.query<{ k: string }>(`SELECT concat(toString(mc_seqno), ' ', toString(workchain), ':', hex(shard), ':', toString(seqno)) AS k FROM ${database}.shard_tops FINAL ORDER BY k`)).map((r) => r.k);
+    const before = { tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true), tops: await tops() };
+    // SOURCES.md: the key block 46991999 references 4 basechain shards, 24374597 one (seqno 29836493).
+    expect(before.tops).toEqual(expect.arrayContaining(['24374597 0:8000000000000000:29836493', '46991999 0:E000000000000000:51757085']));
+    // As if shard_tops were a table a new migration just created: empty, its rows still to be derived.
+    await store.command(`TRUNCATE TABLE ${database}.shard_tops`);
+    await store.command(`TRUNCATE TABLE ${database}.transactions_by_hash`);
+    expect(await count('shard_tops', false)).toBe(0);
+
+    const raw = (await admin.fetchTopicOffsets(topics.blocks)).reduce((n, p) => n + Number(p.high) - Number(p.low), 0);
+    const progress = await reindex({ kafka, topics, logger: logger.child({ module: 'reindex' }), metrics: createDecoderMetrics(createRegistry('reindex')), groupPrefix: prefix, pollMs: 100 });
+    expect(progress).toMatchObject({ done: progress.partitions, replayed: raw, total: raw });
+    // The topic holds the fixtures twice (first run and replay): the writer gets every record twice more.
+    await waitFor('the reindexed records to be written', async () => (await writtenRows('transactions')) === 4 * sourcesTxCount && (await writtenRows('blocks')) === 4 * sources.length);
+    await waitFor('shard_tops refilled', async () => (await tops()).length === before.tops.length);
+    expect({ tx: await count('transactions', true), msg: await count('messages', true), blocks: await count('blocks', true), tops: await tops() }).toEqual(before);
+    expect(await count('transactions_by_hash', true)).toBe(sourcesTxCount);
+    // The one-off consumer group is gone; the live decoder's group is untouched.
+    const groups = (await admin.listGroups()).groups.map((g) => g.groupId);
+    expect(groups.filter((g) => g.startsWith(`${prefix}tonstream-decoder-reindex`))).toEqual([]);
+    expect(groups).toContain(`${prefix}decoder`);
   });
 });
 
