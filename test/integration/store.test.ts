@@ -34,7 +34,7 @@ afterEach(async () => {
 
 /** The tables the migrations' CREATE TABLE statements name. */
 function migratedTables(database: string): string[] {
-  return MIGRATIONS.flatMap((m) => m.statements(database)).flatMap((sql) => /^\s*CREATE TABLE IF NOT EXISTS \S+?\.(\w+)/.exec(sql)?.[1] ?? []);
+  return MIGRATIONS.flatMap((m) => m.statements(database)).flatMap((sql) => /^\s*CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS \S+?\.(\w+)/.exec(sql)?.[1] ?? []);
 }
 
 /** The masterchain block SOURCES.md says references the block ("referenced by mc N"). */
@@ -68,6 +68,29 @@ describe('store on the real ClickHouse', () => {
     const [oldest, ...later] = [...MIGRATIONS].sort((a, b) => a.version - b.version);
     expect(await migrate(store, [oldest])).toEqual({ applied: [oldest.version], current: oldest.version });
     expect(await migrate(store)).toEqual({ applied: later.map((m) => m.version), current: newest });
+  });
+
+  it('migration 5 fills the message lookup tables from rows stored before it (backfill) and after it (views)', async () => {
+    const store = freshStore();
+    const db = store.database;
+    const mc = referencingMcSeqno(sourcesBlock(BLOCK_FILE).notes);
+    const batch = batchOf(readFileSync(BLOCK), mc);
+    await migrate(store, MIGRATIONS.filter((m) => m.version < 5));
+    await writeBatch(store, { ...batch, messages: batch.messages.slice(0, 100) });
+    await migrate(store);
+    await writeBatch(store, { ...batch, messages: batch.messages.slice(100) });
+    // Each lookup table holds exactly the message rows (hash, direction, tx_hash) with that attribute.
+    const ids = (rows: { record: { hash: string; direction: string; tx_hash: string } }[]) => rows.map(({ record: m }) => `${m.hash}|${m.direction}|${m.tx_hash}`).sort();
+    const expected = {
+      messages_by_body_hash: ids(batch.messages),
+      messages_by_opcode: ids(batch.messages.filter((m) => m.record.opcode !== null)),
+      messages_by_hash_norm: ids(batch.messages.filter((m) => m.record.hash_norm)),
+    };
+    expect(expected.messages_by_opcode.length).toBeGreaterThan(0);
+    for (const [table, want] of Object.entries(expected)) {
+      const rows = await store.query<{ k: string }>(`SELECT concat(hash, '|', direction, '|', tx_hash) AS k FROM ${db}.${table} FINAL ORDER BY k`);
+      expect(rows.map((r) => r.k), table).toEqual(want);
+    }
   });
 
   it('stores a mainnet block once even when the batch is written twice', async () => {

@@ -39,21 +39,28 @@ const ORDERS = {
 } as const;
 export type MessageOrder = keyof typeof ORDERS;
 
-/** Conditions on the `messages` table for a filter (not the watermark). */
-function conditions(f: MessageFilter, order: MessageOrder): string[] {
+/**
+ * Conditions on the `messages` table for a filter (not the watermark). Hashes, body hash and opcode
+ * narrow by the primary key (hash) through the lookup tables of migration 5: an `IN (subquery)` on
+ * the key reads a few granules where an `OR` with another column, or a column alone, reads them all.
+ * Addresses are columns of the same table, read by a scan (messages_by_account narrows only by the
+ * account of the row's own transaction).
+ */
+function conditions(db: string, f: MessageFilter, order: MessageOrder): string[] {
   const where: string[] = [];
   const ltBounds: string[] = [];
   if (f.startLt !== undefined) ltBounds.push(`created_lt >= ${uint(f.startLt)}`);
   if (f.endLt !== undefined) ltBounds.push(`created_lt <= ${uint(f.endLt)}`);
   if (ltBounds.length > 0) ltBounds.push('created_lt > 0');
   const address = (v: string | null) => str(v ?? '');
-  // Message hashes use the primary key; hash_norm, body hash, addresses and opcode are columns of the
-  // same table, read by a scan: lookup tables for them are to be chosen by measurement (issue 10).
-  if (f.hashes) where.push(`(hash IN ${strList(f.hashes)} OR hash_norm IN ${strList(f.hashes)})`);
-  if (f.bodyHash !== undefined) where.push(`body_hash = ${str(f.bodyHash)}`);
+  if (f.hashes) {
+    const list = strList(f.hashes);
+    where.push(`hash IN (SELECT arrayJoin([${f.hashes.map(str).join(', ')}]) UNION ALL SELECT hash FROM ${db}.messages_by_hash_norm WHERE hash_norm IN ${list})`);
+  }
+  if (f.bodyHash !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.messages_by_body_hash WHERE body_hash = ${str(f.bodyHash)})`, `body_hash = ${str(f.bodyHash)}`);
   if (f.source !== undefined) where.push(`source = ${address(f.source)}`);
   if (f.destination !== undefined) where.push(`destination = ${address(f.destination)}`);
-  if (f.opcode !== undefined) where.push(`opcode = ${uint(f.opcode)}`);
+  if (f.opcode !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.messages_by_opcode WHERE opcode = ${uint(f.opcode)})`, `opcode = ${uint(f.opcode)}`);
   if (f.direction !== undefined) where.push(`direction = ${str(f.direction)}`);
   where.push(...ltBounds);
   if (f.startUtime !== undefined) where.push(`created_at >= ${uint(f.startUtime)}`);
@@ -75,7 +82,7 @@ export type FoundMessage = { message: MessageRow; inTxHash: string | null; outTx
 export async function readMessages(store: Store, scope: ReadScope, filter: MessageFilter, page: Page & { order: MessageOrder }): Promise<FoundMessage[]> {
   if (scope.watermark === null || (filter.hashes && filter.hashes.length === 0)) return [];
   const db = store.database;
-  const where = [`mc_block_seqno <= ${uint(scope.watermark)}`, ...conditions(filter, page.order)];
+  const where = [`mc_block_seqno <= ${uint(scope.watermark)}`, ...conditions(db, filter, page.order)];
   const rows = await store.query<{ record: string; in_tx: string; out_tx: string }>(
     `SELECT hash, any(record) AS record, anyIf(tx_hash, direction = 'in') AS in_tx, anyIf(tx_hash, direction = 'out') AS out_tx,
        any(created_lt) AS m_lt, any(created_at) AS m_at
@@ -91,7 +98,7 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
  * message row: the destination of an in message, the source of an out one, and tx_lt.
  */
 export function transactionsWithMessage(db: string, watermark: number, filter: MessageFilter): string {
-  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...conditions(filter, 'lt')];
+  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...conditions(db, filter, 'lt')];
   return `(account, lt) IN (SELECT if(direction = 'in', destination, source), tx_lt FROM ${db}.messages ${sqlWhere(where)})`;
 }
 
