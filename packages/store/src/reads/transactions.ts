@@ -46,6 +46,11 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
   if (filter.workchain !== undefined) where.push(`workchain = ${int32(filter.workchain)}`);
   if (filter.shard !== undefined) where.push(`shard = ${uint(filter.shard)}`);
   if (filter.seqno !== undefined) where.push(`block_seqno = ${int32(filter.seqno)}`);
+  if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
+    // One block: its committing masterchain seqno (blocks, by key) narrows the main table by key too.
+    const block = `workchain = ${int32(filter.workchain)} AND shard = ${uint(filter.shard)} AND seqno = ${int32(filter.seqno)}`;
+    where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno IN (SELECT mc_block_seqno FROM ${db}.blocks WHERE ${block}))`);
+  }
   if (filter.accounts) where.push(`account IN ${strList(filter.accounts)}`);
   // Lookup tables give the main table's key (account, lt), which it is ordered by.
   if (filter.hashes) where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_hash WHERE hash IN ${strList(filter.hashes)})`);
