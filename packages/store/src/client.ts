@@ -47,7 +47,9 @@ export function createStore(options: StoreOptions): Store {
     // Errors are translated into StoreError and surfaced by the caller; the client's own logging would duplicate them.
     log: { level: ClickHouseLogLevel.OFF },
     // Only settings 18.16 knows; anything newer makes every request fail with "Unknown setting".
-    clickhouse_settings: { max_execution_time: Math.ceil(timeout / 1000) },
+    // 64-bit integers as JSON strings: 18.16's default, no longer the default since 25.8, and the only
+    // form JSON.parse reads exactly (lt, shard, balances are above 2^53).
+    clickhouse_settings: { max_execution_time: Math.ceil(timeout / 1000), output_format_json_quote_64bit_integers: 1 },
   });
   return {
     client,

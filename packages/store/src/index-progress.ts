@@ -121,11 +121,12 @@ export async function saveWatermark(store: Store, w: Watermark): Promise<void> {
  * manifests carry it), else the lowest masterchain block with a receipt; null before any.
  */
 export async function indexStart(store: Store): Promise<number | null> {
-  const rows = await store.query<{ from_run: number; lowest: number; n: string }>(
-    `SELECT minIf(index_from, index_from > 0) AS from_run, min(mc_seqno) AS lowest, count() AS n
+  // `found`, not a count: replayed receipts are duplicates until merged, so a count would depend on merges.
+  const rows = await store.query<{ from_run: number; lowest: number; found: number }>(
+    `SELECT minIf(index_from, index_from > 0) AS from_run, min(mc_seqno) AS lowest, count() > 0 AS found
      FROM ${store.database}.index_receipts WHERE kind = 'block' AND mc_blocks > 0`,
   );
-  if (rows.length === 0 || Number(rows[0].n) === 0) return null;
+  if (rows.length === 0 || Number(rows[0].found) === 0) return null;
   const fromRun = Number(rows[0].from_run);
   return fromRun > 0 ? fromRun : Number(rows[0].lowest);
 }

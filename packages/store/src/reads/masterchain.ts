@@ -20,9 +20,10 @@ export async function masterchainInfo(store: Store, watermark: Watermark, query?
 /** True when masterchain block `seqno` is stored and at or below the watermark. */
 export async function masterchainBlockIndexed(store: Store, scope: ReadScope, seqno: number): Promise<boolean> {
   if (scope.watermark === null || seqno < 0 || seqno > scope.watermark) return false;
-  const rows = await store.query<{ n: string | number }>(
-    `SELECT count() AS n FROM ${store.database}.blocks WHERE workchain = -1 AND seqno = ${int32(seqno)}`,
+  // Not a count: a replayed block is stored twice until merged.
+  const rows = await store.query<{ found: number }>(
+    `SELECT count() > 0 AS found FROM ${store.database}.blocks WHERE workchain = -1 AND seqno = ${int32(seqno)}`,
     scope.query,
   );
-  return Number(rows[0]?.n ?? 0) > 0;
+  return Number(rows[0]?.found ?? 0) > 0;
 }

@@ -1,0 +1,575 @@
+/**
+ * Every migration and every read-layer query runs on a current ClickHouse (chdb, in-process) with the
+ * same results as on 18.16 (docker-compose users run a current image).
+ *
+ * The store is wrapped to record each SQL text it sends and, through a small HTTP proxy in front of
+ * 18.16, the settings each request carried. Migrations run on a fresh 18.16 database; mainnet fixture
+ * blocks, localnet account states and receipts are written through writeBatch; then every exported
+ * read function runs with literals from that data. chdb (test/python/chdb_run.py) replays the DDL as
+ * executed, loads the same rows exported from 18.16, and runs each captured query with the same
+ * settings. Results must be equal: in order where the query orders at its top level, as multisets
+ * where it does not.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { accountStateRecord, decodeBlock } from '@tonstream/block';
+import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/records';
+import {
+  type BlockFilter,
+  type BlockOrder,
+  createStore,
+  dropOldReceipts,
+  indexStart,
+  masterchainBlockIndexed,
+  masterchainInfo,
+  type MessageFilter,
+  type MessageOrder,
+  migrate,
+  readAccountStates,
+  readAccountStatesByHash,
+  readAdjacentTransactionHashes,
+  readBlocks,
+  readCodeHashes,
+  readMessages,
+  readProgress,
+  readTopBalances,
+  readTransactionMessages,
+  readTransactions,
+  readWatermark,
+  type Receipt,
+  type ReadScope,
+  recordBatch,
+  saveWatermark,
+  type SortDirection,
+  str,
+  strList,
+  type Store,
+  type TransactionFilter,
+  type TransactionOrder,
+  writeBatch,
+} from '@tonstream/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runPython } from './python.js';
+
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
+const database = `tonstream_chdb_${randomBytes(4).toString('hex')}`;
+const STORE_SRC = join(import.meta.dirname, '../../packages/store/src');
+const BLOCKS = join(import.meta.dirname, '../fixtures/mainnet/blocks');
+const LOCALNET = join(import.meta.dirname, '../fixtures/localnet');
+
+/** Fixture blocks grouped under committing masterchain blocks (as api-v3.test.ts; c is above the watermark). */
+const MC = { a: 17734191, b: 24374597, c: 46991999 };
+const COMMITS: Record<number, string[]> = {
+  [MC.a]: ['mc_-1_8000000000000000_17734191.boc', 'wc0_c000000000000000_13516764_after_merge.boc', 'wc0_0d83800000000000_4168601_after_merge_empty.boc'],
+  [MC.b]: ['mc_-1_8000000000000000_24374597.boc', 'wc0_8000000000000000_30816553.boc', 'wc0_8000000000000000_40484416.boc', 'wc0_8000000000000000_40484438.boc'],
+  [MC.c]: ['mc_-1_8000000000000000_46991999_keyblock.boc', 'wc0_6000000000000000_52111590.boc', 'wc0_a000000000000000_54302203.boc', 'wc0_a000000000000000_54302208.boc', 'wc0_8000000000000000_71398501.boc'],
+};
+const WATERMARK = MC.b;
+
+/**
+ * URL parameters of the HTTP interface that are not settings (18.16 and current alike): the query
+ * itself, its id, the database, and wait_end_of_query, which the HTTP handler reads (it is in neither
+ * engine's system.settings).
+ */
+const HTTP_PARAMS = new Set(['query', 'query_id', 'database', 'wait_end_of_query']);
+
+/** Exported functions of the read modules that issue no SQL of their own, and why. */
+const NOT_READS: Record<string, string> = {
+  accountStateKey: 'map key helper',
+  messageKey: 'map key helper',
+  sqlDirection: 'SQL fragment helper',
+  sqlPage: 'SQL fragment helper',
+  sqlWhere: 'SQL fragment helper',
+  transactionsWithMessage: 'SQL fragment, runs inside readTransactions (message filter cases)',
+  advanceWatermark: 'pure: moves the watermark over receipts already read',
+  saveWatermark: 'a write (insert), not a query',
+};
+
+type Row = Record<string, unknown>;
+/** One SQL request of the store as 18.16 answered it. */
+type Step = { kind: 'command' | 'query'; sql: string; read: string; rows: Row[]; settings: Record<string, string> };
+type Sent = { sql: string; params: Record<string, string>; matched: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Capture: a proxy that records each request's settings, and a store that records each statement.
+
+async function startProxy(target: string) {
+  const sent: Sent[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const url = new URL(req.url ?? '/', target);
+      const params = Object.fromEntries(url.searchParams);
+      sent.push({ sql: params.query ?? body.toString('utf8'), params, matched: false });
+      const upstream = httpRequest(url, { method: req.method, headers: req.headers }, (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      });
+      upstream.on('error', (err) => res.destroy(err));
+      upstream.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    sent,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** The settings the request of `sql` carried (the client appends a FORMAT clause to queries). */
+function settingsOf(sent: Sent[], sql: string): Record<string, string> {
+  const found = sent.find((s) => !s.matched && (s.sql === sql || s.sql.startsWith(`${sql.trim()} \nFORMAT`) || s.sql.startsWith(`${sql.trim()}\nFORMAT`)));
+  if (!found) throw new Error(`no request seen for ${sql.slice(0, 200)}`);
+  found.matched = true;
+  return Object.fromEntries(Object.entries(found.params).filter(([k]) => !HTTP_PARAMS.has(k)));
+}
+
+function recordingStore(store: Store, steps: Step[], sent: Sent[], current: () => string): Store {
+  return {
+    ...store,
+    async command(sql) {
+      await store.command(sql);
+      steps.push({ kind: 'command', sql, read: current(), rows: [], settings: settingsOf(sent, sql) });
+    },
+    async query<T>(sql: string, options?: Parameters<Store['query']>[1]) {
+      const rows = await store.query<T>(sql, options);
+      steps.push({ kind: 'query', sql, read: current(), rows: rows as Row[], settings: settingsOf(sent, sql) });
+      return rows;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rows: mainnet fixture blocks, localnet account states, receipts and the watermark.
+
+type Decoded = ReturnType<typeof decodeBlock>;
+type Loaded = { blocks: BlockRecord[]; transactions: TransactionRow[]; messages: MessageRow[]; states: AccountStateRecord[] };
+
+type FixtureState = { status: string; file: string; account: string; last_trans_lt: string; last_trans_hash_hex: string };
+const FIXTURES = (JSON.parse(readFileSync(join(LOCALNET, 'account-states.json'), 'utf8')) as { states: FixtureState[] }).states;
+const fixtureOf = (status: string) => FIXTURES.find((f) => f.status === status)!;
+
+function fixtureState(f: FixtureState, bocOf: FixtureState, ltDelta: bigint, mcSeqno: number): AccountStateRecord {
+  return accountStateRecord(readFileSync(join(LOCALNET, bocOf.file)), {
+    account: f.account,
+    lastTransLt: String(BigInt(f.last_trans_lt) + ltDelta),
+    lastTransHash: Buffer.from(f.last_trans_hash_hex, 'hex').toString('base64'),
+    mcSeqno,
+    genUtime: 1700000000 + mcSeqno,
+  });
+}
+
+/** Receipts as the writer makes them for the blocks of one masterchain seqno (index-progress.ts). */
+function receiptsOf(mcSeqno: number, blocks: Decoded[], mcBlocks: number, writtenMs: number): Receipt[] {
+  return blocks.flatMap((d, i) => {
+    const b = d.block;
+    const base = { mc_seqno: mcSeqno, block: `${b.workchain}:${b.shard}:${b.seqno}`, part: 0, dead: 0, written_ms: writtenMs + i };
+    const none = { expect_transactions: 0, expect_messages: 0, expect_account_states: 0, mc_blocks: 0, index_from: 0, gen_utime: 0 };
+    const isMc = b.workchain === -1;
+    return [
+      {
+        ...base, kind: 'block' as const, records: 1, expect_transactions: d.transactions.length, expect_messages: d.messages.length, expect_account_states: 0,
+        mc_blocks: isMc ? mcBlocks : 0, index_from: isMc ? MC.a : 0, gen_utime: Number(b.gen_utime),
+      },
+      { ...base, ...none, kind: 'transactions' as const, records: d.transactions.length },
+      { ...base, ...none, kind: 'messages' as const, records: d.messages.length },
+    ];
+  });
+}
+
+async function load(store: Store): Promise<Loaded> {
+  const loaded: Loaded = { blocks: [], transactions: [], messages: [], states: [] };
+  const batchOf = (decoded: Decoded[]) => recordBatch({ blocks: decoded.map((d) => d.block), transactions: decoded.flatMap((d) => d.transactions), messages: decoded.flatMap((d) => d.messages) });
+  let replayed: Decoded[] = [];
+  for (const [mc, files] of Object.entries(COMMITS)) {
+    const decoded = files.map((f) => decodeBlock(readFileSync(join(BLOCKS, f)), { mcSeqno: Number(mc) }));
+    // The fixtures are not one chain: no shard top a masterchain block names is stored. Naming the shard
+    // blocks it commits as tops too (as they would be on a chain) gives /masterchainBlockShardState rows.
+    const mcBlock = decoded[0].block;
+    mcBlock.shard_tops = [...(mcBlock.shard_tops ?? []), ...decoded.slice(1).map(({ block: b }) => ({ workchain: b.workchain, shard: b.shard, seqno: b.seqno }))];
+    const batch = batchOf(decoded);
+    batch.receipts = receiptsOf(Number(mc), decoded, files.length, 1_700_000_000_000 + Number(mc));
+    if (Number(mc) === MC.b) replayed = decoded.slice(0, 2);
+    await writeBatch(store, batch);
+    loaded.blocks.push(...batch.blocks.map((s) => s.record));
+    loaded.transactions.push(...batch.transactions.map((s) => s.record));
+    loaded.messages.push(...batch.messages.map((s) => s.record));
+  }
+  // Replayed blocks (the masterchain block b and a shard block): the same rows again, and their
+  // receipts rewritten later (the newest counts).
+  const replay = batchOf(replayed);
+  replay.receipts = receiptsOf(MC.b, replayed, COMMITS[MC.b].length, 1_800_000_000_000);
+  await writeBatch(store, replay);
+
+  // Every localnet state at mc a; the uninit account gets a newer state at b (at the watermark) and
+  // the active one at c (above it: the API serves its older state). States are written twice.
+  const states = [
+    ...FIXTURES.map((f) => fixtureState(f, f, 0n, MC.a)),
+    fixtureState(fixtureOf('uninit'), fixtureOf('active'), 1000n, MC.b),
+    fixtureState(fixtureOf('active'), fixtureOf('frozen'), 1000n, MC.c),
+  ];
+  await writeBatch(store, recordBatch({ accountStates: states }));
+  await writeBatch(store, recordBatch({ accountStates: states.slice(0, 2) }));
+  loaded.states = states;
+  await saveWatermark(store, { mc_seqno: MC.a, gen_utime: 1700000001 });
+  await saveWatermark(store, { mc_seqno: WATERMARK, gen_utime: 1700000002 });
+  return loaded;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reads: every exported read function, each filter, order, direction and page variant.
+
+const READS = {
+  readCodeHashes,
+  readAccountStates,
+  readAccountStatesByHash,
+  readTopBalances,
+  readBlocks,
+  masterchainInfo,
+  masterchainBlockIndexed,
+  readMessages,
+  readAdjacentTransactionHashes,
+  readTransactions,
+  readTransactionMessages,
+  readWatermark,
+  indexStart,
+  readProgress,
+  // Last: it drops a receipt partition (chdb replays the DROP too; the final table dumps compare).
+  dropOldReceipts,
+};
+type ReadName = keyof typeof READS;
+type ArgsOf<F> = F extends (store: Store, ...rest: infer A) => unknown ? A : never;
+/** Every read with its calls; `empty` marks a call whose answer is rightly empty (else it must not be). */
+type Cases = { [K in ReadName]: { args: ArgsOf<(typeof READS)[K]>; empty?: true }[] };
+
+const SORTS: SortDirection[] = ['asc', 'desc'];
+// Records (not arrays) so that a new order fails to compile until it is listed here.
+const BLOCK_ORDERS: Record<BlockOrder, true> = { gen_utime: true, id: true };
+const TRANSACTION_ORDERS: Record<TransactionOrder, true> = { lt: true, now: true };
+const MESSAGE_ORDERS: Record<MessageOrder, true> = { lt: true, utime: true };
+const orders = <O extends string>(r: Record<O, true>) => Object.keys(r) as O[];
+
+/** A filter per field (each has its field set; a new field fails to compile until it has one). */
+type PerField<F> = { [K in keyof Required<F>]: F };
+
+function pick<T>(items: T[], what: string, test: (t: T) => boolean): T {
+  const found = items.find(test);
+  if (found === undefined) throw new Error(`the fixture data has no ${what}`);
+  return found;
+}
+
+function readCases(data: Loaded): Cases {
+  const scope: ReadScope = { watermark: WATERMARK, query: { timeoutMs: 10_000 } };
+  const plain: ReadScope = { watermark: WATERMARK };
+  const indexed = (mc: number | null) => mc !== null && mc <= WATERMARK;
+
+  const block = pick(data.blocks, 'shard block at or below the watermark', (b) => b.workchain === 0 && indexed(b.mc_block_seqno) && b.tx_count > 10);
+  const mcBlock = pick(data.blocks, 'masterchain block with shard tops', (b) => b.workchain === -1 && b.seqno === WATERMARK);
+  const txs = data.transactions.filter((t) => indexed(t.mc_block_seqno));
+  const msgs = data.messages.filter((m) => indexed(m.mc_block_seqno));
+  const sides = (hash: string) => new Set(msgs.filter((m) => m.hash === hash).map((m) => m.direction));
+  // A transaction whose in message came from a stored transaction and whose out messages reached some.
+  const tx = pick(txs, 'transaction with stored parent and child', (t) => t.in_msg !== null && sides(t.in_msg.hash).has('out') && t.out_msgs.some((m) => sides(m.hash).has('in')));
+  const internal = pick(msgs, 'internal message with both sides stored', (m) => m.opcode !== null && m.source !== null && m.destination !== null && sides(m.hash).size === 2);
+  const external = pick(msgs, 'external-in message', (m) => m.source === null && m.hash_norm !== undefined);
+  const externalOut = msgs.find((m) => m.direction === 'out' && m.destination === null);
+  const opcode = Number.parseInt(internal.opcode!, 16);
+
+  const blockFilters: PerField<BlockFilter> = {
+    workchain: { workchain: 0 },
+    shard: { workchain: block.workchain, shard: BigInt(`0x${block.shard}`) },
+    seqno: { workchain: block.workchain, seqno: block.seqno },
+    rootHash: { rootHash: block.root_hash },
+    fileHash: { fileHash: block.file_hash },
+    mcSeqno: { mcSeqno: WATERMARK },
+    shardStateOf: { shardStateOf: mcBlock.seqno },
+    startUtime: { startUtime: Number(block.gen_utime) },
+    endUtime: { endUtime: Number(block.gen_utime) },
+    startLt: { startLt: BigInt(block.start_lt) },
+    endLt: { endLt: BigInt(block.start_lt) },
+  };
+  const messageFilters: PerField<MessageFilter> = {
+    hashes: { hashes: [internal.hash, tx.in_msg!.hash] },
+    bodyHash: { bodyHash: internal.message_content.hash },
+    source: { source: internal.source },
+    destination: { destination: internal.destination },
+    opcode: { opcode },
+    direction: { direction: 'out', source: internal.source },
+    startUtime: { startUtime: Number(internal.created_at) },
+    endUtime: { endUtime: Number(internal.created_at) },
+    startLt: { startLt: BigInt(internal.created_lt!) },
+    endLt: { endLt: BigInt(internal.created_lt!) },
+    excludeExternals: { excludeExternals: true },
+    onlyExternals: { onlyExternals: true },
+  };
+  const transactionFilters: PerField<TransactionFilter> = {
+    workchain: { workchain: 0 },
+    shard: { workchain: 0, shard: BigInt(`0x${block.shard}`) },
+    seqno: { workchain: block.workchain, shard: BigInt(`0x${block.shard}`), seqno: block.seqno },
+    mcSeqno: { mcSeqno: WATERMARK },
+    accounts: { accounts: [tx.account, txs[0].account] },
+    hashes: { hashes: [tx.hash, txs[1].hash] },
+    lt: { accounts: [tx.account], lt: BigInt(tx.lt) },
+    startUtime: { startUtime: tx.now },
+    endUtime: { endUtime: tx.now },
+    startLt: { startLt: BigInt(tx.lt) },
+    endLt: { endLt: BigInt(tx.lt) },
+    message: { message: { hashes: [tx.in_msg!.hash], direction: 'in' } },
+  };
+
+  const page = { limit: 7, offset: 0 };
+  const blockPages = orders(BLOCK_ORDERS).flatMap((order) => SORTS.map((sort) => ({ limit: 3, offset: 2, sort, order })));
+  const txPages = orders(TRANSACTION_ORDERS).flatMap((order) => SORTS.map((sort) => ({ limit: 5, offset: 4, sort, order })));
+  const msgPages = orders(MESSAGE_ORDERS).flatMap((order) => SORTS.map((sort) => ({ limit: 5, offset: 3, sort, order })));
+
+  const stateAccounts = FIXTURES.map((f) => f.account);
+  const stored = data.states.filter((s) => indexed(s.mc_block_seqno));
+  const someTxs = txs.filter((t) => t.account === tx.account || t.hash === tx.hash).concat(txs.slice(0, 20));
+
+  return {
+    readCodeHashes: [{ args: [plain, [...stateAccounts, tx.account]] }, { args: [scope, [tx.account]], empty: true }],
+    readAccountStates: [{ args: [scope, [...stateAccounts, tx.account]] }],
+    readAccountStatesByHash: [
+      { args: [scope, stored.map((s) => ({ account: s.account, hash: s.account_state_hash }))] },
+      // The newer state of the active account is above the watermark.
+      { args: [scope, [{ account: fixtureOf('active').account, hash: data.states.at(-1)!.account_state_hash }]], empty: true },
+    ],
+    readTopBalances: [{ args: [scope, { limit: 10, offset: 0 }] }, { args: [plain, { limit: 2, offset: 1 }] }],
+    readBlocks: [
+      ...Object.values(blockFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'gen_utime' as const }] as ArgsOf<typeof readBlocks> })),
+      ...blockPages.map((p) => ({ args: [scope, {}, p] as ArgsOf<typeof readBlocks> })),
+      { args: [scope, { mcSeqno: WATERMARK }, { limit: 1000, offset: 0, sort: 'asc', order: 'id' }] },
+      { args: [scope, { mcSeqno: MC.c }, { limit: 10, offset: 0, sort: 'asc', order: 'id' }], empty: true },
+    ],
+    masterchainInfo: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, { timeoutMs: 3000 }] }],
+    masterchainBlockIndexed: [{ args: [scope, MC.a] }, { args: [scope, MC.b] }, { args: [scope, MC.a + 1] as ArgsOf<typeof masterchainBlockIndexed>, empty: true }],
+    readMessages: [
+      ...Object.values(messageFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'lt' as const }] as ArgsOf<typeof readMessages> })),
+      ...msgPages.map((p) => ({ args: [scope, {}, p] as ArgsOf<typeof readMessages> })),
+      { args: [scope, { hashes: [external.hash_norm!] }, { ...page, sort: 'asc', order: 'lt' }] },
+      { args: [scope, { source: null, startUtime: 0 }, { ...page, sort: 'asc', order: 'utime' }], empty: true },
+      { args: [scope, { source: null }, { ...page, sort: 'asc', order: 'utime' }] },
+      { args: [scope, { destination: null }, { ...page, sort: 'desc', order: 'lt' }], ...(externalOut ? {} : { empty: true as const }) },
+      { args: [scope, { excludeExternals: true, startUtime: Number(internal.created_at) }, { ...page, sort: 'asc', order: 'utime' }] },
+      { args: [scope, { onlyExternals: true }, { ...page, sort: 'desc', order: 'utime' }] },
+    ],
+    readAdjacentTransactionHashes: [{ args: [scope, tx] }, { args: [scope, tx, 'in'] }, { args: [scope, tx, 'out'] }],
+    readTransactions: [
+      ...Object.values(transactionFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'lt' as const }] as ArgsOf<typeof readTransactions> })),
+      ...txPages.map((p) => ({ args: [scope, {}, p] as ArgsOf<typeof readTransactions> })),
+      { args: [scope, { message: { hashes: [internal.hash], direction: 'out' } }, { ...page, sort: 'asc', order: 'lt' }] },
+      { args: [scope, { message: { bodyHash: internal.message_content.hash, opcode, direction: 'in' } }, { ...page, sort: 'asc', order: 'lt' }] },
+      { args: [scope, { startUtime: tx.now, endUtime: tx.now + 60 }, { ...page, sort: 'asc', order: 'now' }] },
+    ],
+    readTransactionMessages: [{ args: [scope, someTxs] }],
+    readWatermark: [{ args: [] }],
+    indexStart: [{ args: [] }],
+    readProgress: [{ args: [MC.a - 1, MC.c - MC.a + 1] }, { args: [MC.a, 10], empty: true }],
+    dropOldReceipts: [{ args: [WATERMARK] }],
+  };
+}
+
+function nonEmpty(v: unknown): boolean {
+  if (Array.isArray(v)) return v.length > 0;
+  if (v instanceof Map) return v.size > 0;
+  if (typeof v === 'boolean') return v;
+  if (typeof v === 'number') return v > 0;
+  return v !== null && v !== undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comparison.
+
+/** True when the statement orders its result at the top level (not only inside a subquery). */
+function ordersAtTop(sql: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === "'") inString = false;
+    } else if (c === "'") inString = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && /^ORDER\s+BY\b/i.test(sql.slice(i, i + 12))) return true;
+  }
+  return false;
+}
+
+const sorted = (rows: Row[]) => rows.map((r) => JSON.stringify(r, Object.keys(r).sort())).sort();
+
+/** Why two results differ, or null. */
+function difference(sql: string, old: Row[], current: Row[]): string | null {
+  const keysOf = (rows: Row[]) => JSON.stringify(rows.length > 0 ? Object.keys(rows[0]).sort() : []);
+  if (old.length !== current.length) return `${old.length} rows on 18.16, ${current.length} on current`;
+  if (keysOf(old) !== keysOf(current)) return `columns ${keysOf(old)} on 18.16, ${keysOf(current)} on current`;
+  const a = ordersAtTop(sql) ? old.map((r) => JSON.stringify(r, Object.keys(r).sort())) : sorted(old);
+  const b = ordersAtTop(sql) ? current.map((r) => JSON.stringify(r, Object.keys(r).sort())) : sorted(current);
+  const i = a.findIndex((x, k) => x !== b[k]);
+  return i < 0 ? null : `row ${i}: 18.16 ${a[i].slice(0, 300)} / current ${b[i].slice(0, 300)}`;
+}
+
+type ChdbStep = { sql: string; settings: Record<string, string>; format: string | null; data?: string };
+type ChdbResult = { ok: true; rows: string[] } | { ok: false; error: string };
+
+async function runChdb(steps: ChdbStep[]): Promise<{ version: string; results: ChdbResult[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tonstream-chdb-plan-'));
+  try {
+    const plan = join(dir, 'plan.json');
+    writeFileSync(plan, JSON.stringify({ steps }));
+    const run = await runPython(['test/python/chdb_run.py', plan]);
+    if (run.code !== 0) throw new Error(`chdb_run.py exited ${run.code}: ${run.stderr.slice(-2000)}`);
+    return JSON.parse(run.stdout) as { version: string; results: ChdbResult[] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The harness's own table dumps, 64-bit integers quoted on both engines. FINAL: when a
+ * ReplacingMergeTree collapses duplicates (background merges, on either engine) is unspecified, so the
+ * raw row count is not comparable; the deduplicated rows, which every read sees, are.
+ */
+const DUMP_SETTINGS = { output_format_json_quote_64bit_integers: '1' };
+const dumpSql = (table: string) =>
+  // applied_at is each engine's now().
+  `SELECT ${table === 'schema_migrations' ? 'version, name' : '*'} FROM ${database}.${table} FINAL`;
+
+let direct: Store;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+const steps: Step[] = [];
+let label = 'migrate';
+let called = new Map<ReadName, number>();
+/** Tables (not views) of the database, and the tables materialized views fill. */
+let tables: string[] = [];
+const viewTargets = new Set<string>();
+/** Each table's rows as stored (TabSeparatedWithNames), and deduplicated after loading and at the end. */
+const exported = new Map<string, string>();
+const loadedDump = new Map<string, Row[]>();
+const finalDump = new Map<string, Row[]>();
+/** A step for chdb and the rows 18.16 gave for it (null: it must only succeed). */
+type Check = { what: string; step: ChdbStep; rows: Row[] | null };
+
+async function dump18(table: string): Promise<Row[]> {
+  const rs = await direct.client.query({ query: dumpSql(table), format: 'JSONEachRow', clickhouse_settings: { output_format_json_quote_64bit_integers: 1 } });
+  return (await rs.json()) as Row[];
+}
+
+beforeAll(async () => {
+  direct = createStore({ url: CLICKHOUSE_URL, database });
+  proxy = await startProxy(CLICKHOUSE_URL);
+  const viaProxy = createStore({ url: proxy.url, database });
+  const recording = recordingStore(viaProxy, steps, proxy.sent, () => label);
+
+  await migrate(recording);
+  const data = await load(viaProxy);
+
+  const found = await direct.query<{ name: string; engine: string; create_table_query: string }>(
+    `SELECT name, engine, create_table_query FROM system.tables WHERE database = ${str(database)} ORDER BY name`,
+  );
+  tables = found.filter((t) => !t.engine.endsWith('View')).map((t) => t.name);
+  for (const view of found.filter((t) => t.engine === 'MaterializedView')) {
+    const target = / TO \w+\.(\w+)/.exec(view.create_table_query);
+    if (!target) throw new Error(`materialized view ${view.name} has no TO table; the harness cannot tell its inner table: ${view.create_table_query}`);
+    viewTargets.add(target[1]);
+  }
+  for (const table of tables) {
+    // Every row as stored, duplicates included: chdb gets the same parts' worth of rows to deduplicate.
+    const rs = await direct.client.query({ query: `SELECT * FROM ${database}.${table}`, format: 'TabSeparatedWithNames' });
+    exported.set(table, await rs.text());
+    loadedDump.set(table, await dump18(table));
+  }
+
+  called = new Map();
+  const cases = readCases(data);
+  for (const [name, list] of Object.entries(cases) as [ReadName, Cases[ReadName]][]) {
+    for (const [i, c] of list.entries()) {
+      label = `${name}#${i}`;
+      const before = steps.length;
+      const result = await (READS[name] as (store: Store, ...args: unknown[]) => Promise<unknown>)(recording, ...c.args);
+      expect(nonEmpty(result), `${label} answered ${c.empty ? 'something' : 'nothing'}`).toBe(!c.empty);
+      called.set(name, (called.get(name) ?? 0) + steps.length - before);
+    }
+  }
+  for (const table of tables) finalDump.set(table, await dump18(table));
+  await viaProxy.close();
+}, 300_000);
+
+afterAll(async () => {
+  await direct?.command(`DROP DATABASE IF EXISTS ${database}`);
+  await direct?.close();
+  await proxy?.close();
+});
+
+describe('store SQL on a current ClickHouse (chdb) beside 18.16', () => {
+  it('exercises every exported read function of the store (a new read fails here until it has cases)', async () => {
+    const modules = [...readdirSync(join(STORE_SRC, 'reads')).map((f) => join(STORE_SRC, 'reads', f)), join(STORE_SRC, 'index-progress.ts')].filter(
+      (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
+    );
+    const exported = new Set<string>();
+    for (const file of modules) {
+      const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(mod)) if (typeof value === 'function') exported.add(name);
+    }
+    const covered = new Set([...Object.keys(READS), ...Object.keys(NOT_READS)]);
+    expect([...exported].filter((n) => !covered.has(n)), 'exported but neither read here nor listed in NOT_READS').toEqual([]);
+    expect([...covered].filter((n) => !exported.has(n)), 'listed here but not exported').toEqual([]);
+    // Each read sent SQL of its own.
+    for (const name of Object.keys(READS) as ReadName[]) expect(called.get(name) ?? 0, name).toBeGreaterThan(0);
+  });
+
+  it('runs every migration and read query on the current engine with the same results', async () => {
+    const asChdb = (s: Step): ChdbStep => ({ sql: s.sql, settings: s.settings, format: s.kind === 'query' ? 'JSONEachRow' : null });
+    const dump = (at: string, rows: Map<string, Row[]>) =>
+      tables.map((t): Check => ({ what: `${at} ${t}`, step: { sql: dumpSql(t), settings: DUMP_SETTINGS, format: 'JSONEachRow' }, rows: rows.get(t)! }));
+    const migration = steps.filter((s) => s.read === 'migrate');
+    const checks: Check[] = [
+      ...migration.map((s) => ({ what: `migration ${s.kind}`, step: asChdb(s), rows: s.rows })),
+      // Applied again, as after an interruption: every statement must be idempotent on this engine too.
+      ...migration.filter((s) => s.kind === 'command').map((s) => ({ what: 'migration applied again', step: asChdb(s), rows: null })),
+      // Tables filled by materialized views get their rows from the views, on chdb as on 18.16.
+      ...tables
+        .filter((t) => t !== 'schema_migrations' && !viewTargets.has(t))
+        .map((t) => ({ what: `loading ${t}`, step: { sql: `INSERT INTO ${database}.${t} FORMAT TabSeparatedWithNames`, settings: {}, format: null, data: exported.get(t)! }, rows: null })),
+      ...dump('loaded', loadedDump),
+      ...steps.filter((s) => s.read !== 'migrate').map((s) => ({ what: `${s.read} ${s.kind}`, step: asChdb(s), rows: s.rows })),
+      ...dump('final', finalDump),
+    ];
+
+    const { version, results } = await runChdb(checks.map((c) => c.step));
+    expect(Number(version.split('.')[0]), `chdb's ClickHouse ${version}`).toBeGreaterThanOrEqual(25);
+    expect(results).toHaveLength(checks.length);
+    const findings = checks.flatMap((c, i) => {
+      const r = results[i];
+      const sql = c.step.sql.slice(0, 300);
+      if (!r.ok) return [`${c.what}: fails on ${version}: ${r.error.slice(0, 400)}\n  ${sql}`];
+      const diff = c.rows && difference(c.step.sql, c.rows, r.rows.map((line) => JSON.parse(line) as Row));
+      return diff ? [`${c.what}: differs: ${diff}\n  ${sql}`] : [];
+    });
+    expect(findings).toEqual([]);
+  });
+
+  it('sends only settings that both engines know (anything else is "Unknown setting")', async () => {
+    const names = [...new Set(steps.flatMap((s) => Object.keys(s.settings)))].sort();
+    expect(names.length).toBeGreaterThan(0);
+    const sql = `SELECT name FROM system.settings WHERE name IN ${strList(names)} ORDER BY name`;
+    const old = (await direct.query<{ name: string }>(sql)).map((r) => r.name);
+    const { results } = await runChdb([{ sql, settings: {}, format: 'JSONEachRow' }]);
+    const r = results[0];
+    expect(r.ok, JSON.stringify(r)).toBe(true);
+    const current = r.ok ? r.rows.map((l) => (JSON.parse(l) as { name: string }).name) : [];
+    expect({ old, current }).toEqual({ old: names, current: names });
+  });
+});
