@@ -2,25 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, Dictionary, loadMessage, type Message, storeMessage } from '@ton/core';
-import { decodeBlock } from '@tonstream/block';
 import type { BlockRecord } from '@tonstream/records';
-import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
+import { saveWatermark, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, startApi } from './api-server.js';
+import { COMMITS, MC, writeMainnetBlocks } from './v3-fixture-data.js';
 import { tongoOracles } from '../support/mainnet-sources.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const MAINNET = join(import.meta.dirname, '../fixtures/mainnet');
 const database = `tonstream_api_v3_msg_${randomBytes(4).toString('hex')}`;
 
-// The fixture blocks grouped under committing masterchain blocks, as in api-v3.test.ts.
-const MC = { a: 17734191, b: 24374597, c: 46991999 };
-const COMMITS: Record<number, string[]> = {
-  [MC.a]: ['mc_-1_8000000000000000_17734191.boc', 'wc0_c000000000000000_13516764_after_merge.boc', 'wc0_0d83800000000000_4168601_after_merge_empty.boc'],
-  [MC.b]: ['mc_-1_8000000000000000_24374597.boc', 'wc0_8000000000000000_30816553.boc', 'wc0_8000000000000000_40484416.boc', 'wc0_8000000000000000_40484438.boc'],
-  // Above the watermark until the last block of tests raises it.
-  [MC.c]: ['mc_-1_8000000000000000_46991999_keyblock.boc', 'wc0_6000000000000000_52111590.boc', 'wc0_a000000000000000_54302203.boc', 'wc0_a000000000000000_54302208.boc', 'wc0_8000000000000000_71398501.boc'],
-};
 const mcOf = (file: string) => Number(Object.entries(COMMITS).find(([, files]) => files.includes(file.replace(/^blocks\//, '')))![0]);
 
 /** A message as @ton/core reads it from the transaction BoC of transactions.json (independent of our decoder). */
@@ -68,7 +60,7 @@ const hex = (b64: string) => Buffer.from(b64, 'base64').toString('hex');
 let store: Store;
 let base: string;
 let api: ApiUnderTest;
-const mcBlocks: Record<number, BlockRecord> = {};
+let mcBlocks: Record<number, BlockRecord>;
 
 type Json = Record<string, unknown>;
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
@@ -102,11 +94,7 @@ describe('messages family on an empty index', () => {
 
 describe('messages family over the mainnet fixture blocks', () => {
   beforeAll(async () => {
-    for (const [mc, files] of Object.entries(COMMITS)) {
-      const decoded = files.map((f) => decodeBlock(readFileSync(join(MAINNET, 'blocks', f)), { mcSeqno: Number(mc) }));
-      mcBlocks[Number(mc)] = decoded[0].block;
-      await writeBatch(store, recordBatch({ blocks: decoded.map((d) => d.block), transactions: decoded.flatMap((d) => d.transactions), messages: decoded.flatMap((d) => d.messages) }));
-    }
+    mcBlocks = await writeMainnetBlocks(store);
     await saveWatermark(store, { mc_seqno: MC.b, gen_utime: Number(mcBlocks[MC.b].gen_utime) });
     await settle();
   });

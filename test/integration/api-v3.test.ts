@@ -1,32 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { Address } from '@ton/core';
-import { decodeBlock } from '@tonstream/block';
 import type { BlockRecord } from '@tonstream/records';
 import { createLogger, createRegistry } from '@tonstream/runtime';
-import { createStore, recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
+import { createStore, saveWatermark, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, startApi } from './api-server.js';
+import { COMMITS, MC, writeMainnetBlocks } from './v3-fixture-data.js';
 import { createApp } from '../../services/api/src/app.js';
 import { sourcesBlock, sourcesTransactions, tongoOracles } from '../support/mainnet-sources.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-const BLOCKS = join(import.meta.dirname, '../fixtures/mainnet/blocks');
 const database = `tonstream_api_v3_${randomBytes(4).toString('hex')}`;
 
-/**
- * The fixture blocks, each assigned to a committing masterchain block (the fixtures are not one chain,
- * so the grouping is ours; what is checked per block comes from SOURCES.md and the tongo oracles).
- */
-const MC = { a: 17734191, b: 24374597, c: 46991999 };
-const COMMITS: Record<number, string[]> = {
-  [MC.a]: ['mc_-1_8000000000000000_17734191.boc', 'wc0_c000000000000000_13516764_after_merge.boc', 'wc0_0d83800000000000_4168601_after_merge_empty.boc'],
-  [MC.b]: ['mc_-1_8000000000000000_24374597.boc', 'wc0_8000000000000000_30816553.boc', 'wc0_8000000000000000_40484416.boc', 'wc0_8000000000000000_40484438.boc'],
-  // Stored, but above the watermark until the last test raises it.
-  [MC.c]: ['mc_-1_8000000000000000_46991999_keyblock.boc', 'wc0_6000000000000000_52111590.boc', 'wc0_a000000000000000_54302203.boc', 'wc0_a000000000000000_54302208.boc', 'wc0_8000000000000000_71398501.boc'],
-};
 const fileOfMc = (file: string) => Number(Object.entries(COMMITS).find(([, files]) => files.includes(file))![0]);
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 const txCount = (files: string[]) => files.reduce((n, f) => n + sourcesBlock(f).transactions, 0);
@@ -34,7 +20,7 @@ const txCount = (files: string[]) => files.reduce((n, f) => n + sourcesBlock(f).
 let store: Store;
 let base: string;
 let api: ApiUnderTest;
-const mcBlocks: Record<number, BlockRecord> = {};
+let mcBlocks: Record<number, BlockRecord>;
 
 type Json = Record<string, unknown>;
 async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
@@ -71,11 +57,7 @@ describe('v3 on an empty index', () => {
 
 describe('v3 over the mainnet fixture blocks', () => {
   beforeAll(async () => {
-    for (const [mc, files] of Object.entries(COMMITS)) {
-      const decoded = files.map((f) => decodeBlock(readFileSync(join(BLOCKS, f)), { mcSeqno: Number(mc) }));
-      mcBlocks[Number(mc)] = decoded[0].block;
-      await writeBatch(store, recordBatch({ blocks: decoded.map((d) => d.block), transactions: decoded.flatMap((d) => d.transactions), messages: decoded.flatMap((d) => d.messages) }));
-    }
+    mcBlocks = await writeMainnetBlocks(store);
     await saveWatermark(store, { mc_seqno: MC.b, gen_utime: Number(mcBlocks[MC.b].gen_utime) });
     await settle();
   });
