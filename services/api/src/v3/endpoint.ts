@@ -3,8 +3,9 @@ import { StoreError } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
+import { bodyValues, jsonBody } from './json-body.js';
 import type { JsonSchema } from './kinds.js';
-import { type Params, type ParsedParams, parseRequest, type Settings } from './params.js';
+import { type Params, type ParsedParams, parseRequest, queryValues, SETTINGS, type Settings } from './params.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {
@@ -35,8 +36,12 @@ export type Endpoint<P extends Params = Params> = {
   response: JsonSchema;
   /** The 404 message, when the endpoint answers 404 for "nothing there" (documented in OpenAPI). */
   notFound?: string;
+  /** HTTP methods served; with `post` the parameters come as a JSON object body. @default ['get'] */
+  methods?: readonly HttpMethod[];
   handle(ctx: EndpointContext<P>): Promise<unknown>;
 };
+
+export type HttpMethod = 'get' | 'post';
 
 /** Keeps P's type for the handler; the result is stored in a list of `Endpoint`. */
 export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoint {
@@ -69,7 +74,8 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     indexHeaders(res, watermark, now());
     const strict = String(req.headers['x-strict-params'] ?? '').toLowerCase() === 'true';
     const search = new URL(req.originalUrl, 'http://localhost').searchParams;
-    const { params, settings } = parseRequest(endpoint.params, search, req.headers, strict);
+    const source = req.method === 'POST' ? postValues(endpoint.params, req.body, search) : search;
+    const { params, settings } = parseRequest(endpoint.params, source, req.headers, strict);
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
     try {
@@ -85,9 +91,20 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
   };
 }
 
+/** A POST request's values: the body's fields, and the settings (x_timeout, ...) also from the query. */
+function postValues(params: Params, body: unknown, search: URLSearchParams): Map<string, string[]> {
+  const values = bodyValues(params, body);
+  for (const [key, texts] of queryValues(search)) if (Object.hasOwn(SETTINGS, key)) values.set(key, texts);
+  return values;
+}
+
 /** A router serving `endpoints` under its mount point (the app mounts it at /api/v3). */
 export function v3Router(endpoints: readonly Endpoint[], deps: V3Deps): express.Router {
   const router = express.Router();
-  for (const e of endpoints) router.get(e.path, endpointHandler(e, deps));
+  for (const e of endpoints) {
+    const methods = e.methods ?? ['get'];
+    if (methods.includes('get')) router.get(e.path, endpointHandler(e, deps));
+    if (methods.includes('post')) router.post(e.path, jsonBody, endpointHandler(e, deps));
+  }
   return router;
 }

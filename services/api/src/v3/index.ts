@@ -1,6 +1,7 @@
 import type express from 'express';
 import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
 import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks.js';
+import { decodeEndpoint } from './decode.js';
 import { docsPageRouter } from './docs-page.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
 import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
@@ -23,6 +24,7 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   addressBookEndpoint,
   metadataEndpoint,
   topAccountsByBalanceEndpoint,
+  decodeEndpoint,
 ];
 
 /** Version of the served API surface in the OpenAPI document. */

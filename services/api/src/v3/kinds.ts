@@ -25,7 +25,9 @@ export type JsonSchema = {
   description?: string;
   nullable?: boolean;
   items?: JsonSchema;
+  minItems?: number;
   maxItems?: number;
+  maxLength?: number;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -81,10 +83,13 @@ export const bool: Kind<boolean> = {
   parse: (text) => (TRUE.has(text) ? true : FALSE.has(text) ? false : undefined),
 };
 
+// The forms of an address as a pattern; the workchain range and the user-friendly checksum are beyond it.
+const ADDRESS_FORMS = '-?[0-9]{1,3}:[0-9a-fA-F]{64}|[A-Za-z0-9_+/-]{48}';
+
 /** Raw `wc:hex` (any case) or user-friendly base64/base64url; normalised to raw upper case. */
 export const address: Kind<string> = {
   accepts: 'an address: raw (wc:hex) or user-friendly (base64 or base64url)',
-  schema: { type: 'string', example: '0:CA6E321C7CCE9EECA60D7FDD1A1A9A0DE63A2DC3AC4F2A9AD38E16E4D3BE4D0A' },
+  schema: { type: 'string', pattern: `^(?:${ADDRESS_FORMS})$`, example: '0:CA6E321C7CCE9EECA60D7FDD1A1A9A0DE63A2DC3AC4F2A9AD38E16E4D3BE4D0A' },
   parse(text) {
     const a = parseAddress(text);
     return a ? rawAddress(a) : undefined;
@@ -94,7 +99,7 @@ export const address: Kind<string> = {
 /** 64 hex digits (optionally `0x`), or 32 bytes of base64 / base64url; normalised to standard base64. */
 export const hash: Kind<string> = {
   accepts: 'a hash: 64 hex digits (optionally 0x-prefixed) or 44-character base64 / base64url',
-  schema: { type: 'string', example: '2Sjor9VtYljtI/BHok2Cfeyazj6Bt/P/EBgh3mGOOEM=' },
+  schema: { type: 'string', pattern: '^(?:(?:0x)?[0-9a-fA-F]{64}|[A-Za-z0-9_+/-]{43}=?)$', example: '2Sjor9VtYljtI/BHok2Cfeyazj6Bt/P/EBgh3mGOOEM=' },
   parse(text) {
     const hex = /^(?:0x)?([0-9a-fA-F]{64})$/.exec(text);
     if (hex) return Buffer.from(hex[1], 'hex').toString('base64');
@@ -110,7 +115,7 @@ export const hash: Kind<string> = {
  */
 export const shard: Kind<bigint> = {
   accepts: 'a shard id: hex (e.g. 8000000000000000) or signed 64-bit decimal',
-  schema: { type: 'string', example: '8000000000000000' },
+  schema: { type: 'string', pattern: '^(?:(?:0x)?[0-9a-fA-F]{1,16}|[+-]?[0-9]{1,19})$', example: '8000000000000000' },
   parse(text) {
     const hex = /^(?:0x)?([0-9a-fA-F]{1,16})$/.exec(text);
     if (hex) return BigInt('0x' + hex[1]);
@@ -134,8 +139,9 @@ export const sort: Kind<Sort> = {
 /** Any short text (e.g. an API key); length bounded so nothing huge travels further. */
 export const text: Kind<string> = {
   accepts: 'a string of at most 256 characters',
-  schema: { type: 'string' },
-  parse: (t) => (t.length <= 256 ? t : undefined),
+  schema: { type: 'string', maxLength: 256 },
+  // Counted in code points, as JSON Schema's maxLength counts (each takes at most two UTF-16 units).
+  parse: (t) => (t.length <= 512 && [...t].length <= 256 ? t : undefined),
 };
 
 /** A signed integer kind with bounds (offsets, page sizes, timeouts): out-of-range values are errors. */
@@ -153,7 +159,7 @@ export function intRange(min: number, max: number): Kind<number> {
 /** An address, or the literal `null` (toncenter's AccountAddressNullable: SQL `IS NULL`). */
 export const addressNullable: Kind<string | null> = {
   accepts: 'an address (raw or user-friendly) or null',
-  schema: { type: 'string', example: 'null' },
+  schema: { type: 'string', pattern: `^(?:null|${ADDRESS_FORMS})$`, example: 'null' },
   parse: (text) => (text === 'null' ? null : address.parse(text)),
 };
 
@@ -163,7 +169,7 @@ export const addressNullable: Kind<string | null> = {
  */
 export const opcode: Kind<number> = {
   accepts: 'an opcode: hex (0x-prefixed or not, up to 8 digits) or signed 32-bit decimal',
-  schema: { type: 'string', example: '0x0f8a7ea5' },
+  schema: { type: 'string', pattern: '^(?:(?:0[xX])?[0-9a-fA-F]{1,8}|[+-]?[0-9]{1,10})$', example: '0x0f8a7ea5' },
   parse(text) {
     const hex = /^(?:0[xX])?([0-9a-fA-F]{1,8})$/.exec(text);
     if (hex) return Number.parseInt(hex[1], 16);

@@ -1,4 +1,5 @@
 import type { Endpoint } from './endpoint.js';
+import { bodySchema, MAX_JSON_BODY_BYTES } from './json-body.js';
 import type { JsonSchema } from './kinds.js';
 import { type Param, SETTINGS } from './params.js';
 import { SCHEMAS, ref } from './schemas.js';
@@ -14,15 +15,25 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
       504: { description: 'The query exceeded X-Timeout', content: json(ref('Error')) },
     };
     if (e.notFound) responses[404] = { description: e.notFound, content: json(ref('Error')) };
+    const common = { summary: e.summary, ...(e.description ? { description: e.description } : {}), tags: [e.tag] };
+    const settings = Object.entries(SETTINGS).map(([name, p]) => parameter(name, p as Param<unknown>));
+    const methods = e.methods ?? ['get'];
     paths[`/api/v3${e.path}`] = {
-      get: {
-        operationId: e.operationId,
-        summary: e.summary,
-        ...(e.description ? { description: e.description } : {}),
-        tags: [e.tag],
-        parameters: [...Object.entries(e.params), ...Object.entries(SETTINGS)].map(([name, p]) => parameter(name, p as Param<unknown>)),
-        responses,
-      },
+      ...(methods.includes('get')
+        ? { get: { operationId: e.operationId, ...common, parameters: [...Object.entries(e.params).map(([name, p]) => parameter(name, p)), ...settings], responses } }
+        : {}),
+      // POST: the same parameters as a JSON object body (json-body.ts); the settings stay headers / query.
+      ...(methods.includes('post')
+        ? {
+            post: {
+              operationId: postOperationId(e.operationId),
+              ...common,
+              parameters: settings,
+              requestBody: { required: false, content: json(bodySchema(e.params)) },
+              responses: { ...responses, ...POST_RESPONSES },
+            },
+          }
+        : {}),
     };
   }
   return {
@@ -35,6 +46,14 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string)
 
 const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 
+/** `getDecode` -> `postDecode`. */
+const postOperationId = (id: string) => `post${id.replace(/^get/, '').replace(/^./, (c) => c.toUpperCase())}`;
+
+const POST_RESPONSES = {
+  400: { description: 'The request body is not JSON', content: json(ref('Error')) },
+  413: { description: `The request body is over ${MAX_JSON_BODY_BYTES} bytes`, content: json(ref('Error')) },
+};
+
 const INDEX_HEADERS = {
   'X-Index-Mc-Seqno': { description: 'The watermark: highest masterchain seqno fully indexed (0 before any)', schema: { type: 'integer' } },
   'X-Index-Lag-Seconds': { description: 'Now minus the watermark block gen_utime (absent before any block is indexed)', schema: { type: 'integer' } },
@@ -42,7 +61,8 @@ const INDEX_HEADERS = {
 
 function parameter(name: string, p: Param<unknown>) {
   const base: JsonSchema = { ...p.kind.schema, ...(p.default !== undefined ? { default: typeof p.default === 'bigint' ? p.default.toString() : p.default } : {}) };
-  const schema: JsonSchema = p.array ? { type: 'array', items: p.kind.schema, ...(p.maxItems ? { maxItems: p.maxItems } : {}) } as JsonSchema : base;
+  // A required list needs one value: an empty array is not sent at all (form, explode).
+  const schema: JsonSchema = p.array ? { type: 'array', items: p.kind.schema, ...(p.required ? { minItems: 1 } : {}), ...(p.maxItems ? { maxItems: p.maxItems } : {}) } : base;
   return {
     name,
     in: 'query',

@@ -29,17 +29,21 @@ export type ParsedParams<P extends Params> = { [K in keyof P]: P[K] extends Para
 /** Largest value echoed back in an error message. */
 const ECHO_CHARS = 64;
 
+const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
+
 export function invalidParam(name: string, text: string, accepts: string): HttpError {
-  const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
-  return new HttpError(422, `invalid value for parameter "${name}": expected ${accepts}, got ${JSON.stringify(shown)}`);
+  return new HttpError(422, `invalid value for parameter "${name}": expected ${accepts}, got ${JSON.stringify(echo(text))}`);
 }
 
 function one<T>(kind: Kind<T>, texts: string[], name: string): T {
-  // Like gorilla/schema (toncenter), a repeated single-valued key takes the last value.
-  const text = texts[texts.length - 1];
-  const v = kind.parse(text);
-  if (v === undefined) throw invalidParam(name, text, kind.accepts);
-  return v;
+  // Like gorilla/schema (toncenter), a repeated single-valued key takes the last value; unlike it,
+  // every value is checked, so a bad one is refused instead of silently dropped.
+  let v: T | undefined;
+  for (const text of texts) {
+    v = kind.parse(text);
+    if (v === undefined) throw invalidParam(name, text, kind.accepts);
+  }
+  return v as T;
 }
 
 /** An optional parameter: undefined when absent. */
@@ -116,9 +120,11 @@ export function limit(def = DEFAULT_LIMIT): Param<number> {
     default: def,
     read(texts, name) {
       if (texts.length === 0) return def;
-      const v = one(int64, texts, name);
-      if (v > MAX_LIMIT) throw new HttpError(422, `limit is not allowed: ${v} > ${MAX_LIMIT}`);
-      return Math.max(1, v);
+      // Each value of a repeated key is checked, as one() does.
+      const values = texts.map((t) => one(int64, [t], name));
+      const over = values.find((v) => v > MAX_LIMIT);
+      if (over !== undefined) throw new HttpError(422, `limit is not allowed: ${over} > ${MAX_LIMIT}`);
+      return Math.max(1, values[values.length - 1]);
     },
   };
 }
@@ -175,19 +181,20 @@ export function queryValues(search: URLSearchParams): Map<string, string[]> {
 }
 
 /**
- * Parses a request's parameters against a declaration (plus SETTINGS). With `strict`, a key that
- * neither declares is refused, naming it.
+ * Parses a request's parameters against a declaration (plus SETTINGS): from the query, or from the
+ * values of a POST endpoint's JSON body (json-body.ts). With `strict`, a key that neither declares
+ * is refused, naming it.
  */
 export function parseRequest<P extends Params>(
   params: P,
-  search: URLSearchParams,
+  search: URLSearchParams | Map<string, string[]>,
   headers: Record<string, string | string[] | undefined>,
   strict: boolean,
 ): { params: ParsedParams<P>; settings: Settings } {
-  const values = queryValues(search);
+  const values = search instanceof URLSearchParams ? queryValues(search) : search;
   if (strict) {
     for (const key of values.keys()) {
-      if (!Object.hasOwn(params, key) && !Object.hasOwn(SETTINGS, key)) throw new HttpError(422, `unknown parameter "${key}"`);
+      if (!Object.hasOwn(params, key) && !Object.hasOwn(SETTINGS, key)) throw new HttpError(422, `unknown parameter "${echo(key)}"`);
     }
   }
   const parsed: Record<string, unknown> = {};
@@ -200,6 +207,7 @@ export function parseRequest<P extends Params>(
   const timeout = setting('x_timeout', SETTINGS.x_timeout);
   const noAddressBook = setting('x_no_address_book', SETTINGS.x_no_address_book) ?? false;
   setting('x_no_metadata', SETTINGS.x_no_metadata);
+  setting('api_key', SETTINGS.api_key);
   return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook } };
 }
 

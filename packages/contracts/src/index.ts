@@ -1,0 +1,18 @@
+export { MESSAGE_LAYOUTS, layoutsFor, opcodeName } from './table.js';
+export { readBody, isBody, type DecodedBody } from './read-body.js';
+export { bodyJson, bodyJsonFromText, decodeBudget, MAX_BODY_BOC_BYTES, MAX_BODY_CELLS, type BodyJson, type DecodeBudget } from './body-json.js';
+export { message, type MessageLayout, type BodyOf } from './layout.js';
+export type { Codec, TlbJson, TlbObject } from './tlb/codec.js';
+export type { CurrencyCollection } from './tlb/currency.js';
+export type { OutAction } from './tlb/out-list.js';
+export type { MessageRelaxedValue } from './tlb/message.js';
+export type { DnsRecord } from './tlb/dns-record.js';
+export * from './messages/common.js';
+export * from './messages/jettons.js';
+export * from './messages/nfts.js';
+export * from './messages/dns.js';
+export * from './messages/elector.js';
+export * from './messages/wallets.js';
+export * from './messages/multisig.js';
+export * from './messages/vesting.js';
+export * from './messages/telegram.js';
