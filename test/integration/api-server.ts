@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, migrate, type Store } from '@tonstream/store';
 import { createApp } from '../../services/api/src/app.js';
+import { createApiServer } from '../../services/api/src/http-server.js';
 
 export type ApiUnderTest = { store: Store; base: string; stop(): Promise<void> };
 
@@ -13,7 +14,7 @@ export async function startApi(clickhouseUrl: string, database: string): Promise
   const store = createStore({ url: clickhouseUrl, database });
   await migrate(store);
   const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }) });
-  const server = app.listen(0, '127.0.0.1');
+  const server = createApiServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {
     store,

@@ -199,7 +199,7 @@ describe('v3 over the mainnet fixture blocks', () => {
     const mtypes: Record<string, string[]> = {
       hash: ['string'], source: ['string', 'null'], destination: ['string'], value: ['string', 'null'], value_extra_currencies: ['object'],
       fwd_fee: ['string', 'null'], ihr_fee: ['string', 'null'], import_fee: ['string', 'null'], created_lt: ['string', 'null'], created_at: ['string', 'null'],
-      opcode: ['string', 'null'], decoded_opcode: ['null'], ihr_disabled: ['boolean', 'null'], bounce: ['boolean', 'null'], bounced: ['boolean', 'null'],
+      opcode: ['string', 'null'], decoded_opcode: ['string', 'null'], ihr_disabled: ['boolean', 'null'], bounce: ['boolean', 'null'], bounced: ['boolean', 'null'],
       message_content: ['object'], init_state: ['object', 'null'],
     };
     const typeOf = (v: unknown) => (v === null ? 'null' : typeof v);

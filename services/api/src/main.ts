@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { ConfigError, createLogger, createRegistry, createShutdown } from '@tonstream/runtime';
 import { createStore, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
+import { createApiServer } from './http-server.js';
 import { loadApiConfig } from './config.js';
 
 async function main(): Promise<void> {
@@ -23,7 +24,9 @@ async function main(): Promise<void> {
   await migrate(store).catch((err: unknown) => logger.warn('schema check failed; serving anyway', { err }));
   const app = createApp({ store, registry, logger, testnet: config.testnet });
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = createApiServer(app);
+    s.once('error', reject);
+    s.listen(config.port, config.host, () => resolve(s));
   });
   shutdown.add('store', () => store.close());
   shutdown.add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())));

@@ -1,4 +1,5 @@
 import type { AccountStateRecord, BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
+import { opcodeName } from '@tonstream/contracts';
 import { accountStateKey, messageKey } from '@tonstream/store';
 
 /**
@@ -32,8 +33,7 @@ export function toV3Message(m: MessageRow) {
     created_lt: m.created_lt,
     created_at: m.created_at,
     opcode: m.opcode,
-    // Opcode names and decoded bodies come with the contracts package (a later slice).
-    decoded_opcode: null,
+    decoded_opcode: m.opcode === null ? null : opcodeName(Number.parseInt(m.opcode, 16)),
     ihr_disabled: m.ihr_disabled,
     bounce: m.bounce,
     bounced: m.bounced,

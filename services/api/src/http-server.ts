@@ -1,0 +1,44 @@
+import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type express from 'express';
+
+/**
+ * Largest request head (request line and headers) the server reads. Every request the OpenAPI
+ * document allows must fit when its values are ASCII: /addressBook takes 1024 strings of 256
+ * characters, about 270 KB of query. Node's default (16 KiB) refuses about 210 raw addresses.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 512 * 1024;
+
+/** How long a refused client may go on sending before its socket is closed. */
+const REFUSED_CLIENT_DRAIN_MS = 5_000;
+
+function plainAnswer(status: number, reason: string, error: string): string {
+  const body = JSON.stringify({ error });
+  return `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+}
+
+/** The answer to a request the HTTP parser gave up on (the app never sees it), by Node's error code. */
+function refusal(code: string | undefined): string {
+  if (code === 'HPE_HEADER_OVERFLOW') return plainAnswer(431, 'Request Header Fields Too Large', `request head over ${MAX_REQUEST_HEAD_BYTES} bytes: send fewer or shorter parameters`);
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return plainAnswer(408, 'Request Timeout', 'request timeout');
+  return plainAnswer(400, 'Bad Request', `malformed HTTP request (${code ?? 'unknown error'})`);
+}
+
+/**
+ * The API's HTTP server: request heads up to MAX_REQUEST_HEAD_BYTES, and requests the parser refuses
+ * answered as `{"error": …}`. Node's own answer closes the socket with the rest of the request
+ * unread, which makes the kernel send a reset that can reach the client before the 431.
+ */
+export function createApiServer(app: express.Express): Server {
+  const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, app);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.on('data', () => {}); // read and drop what the client still sends
+    socket.end(refusal(err.code));
+    setTimeout(() => socket.destroy(), REFUSED_CLIENT_DRAIN_MS).unref();
+  });
+  return server;
+}
