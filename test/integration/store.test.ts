@@ -32,9 +32,13 @@ afterEach(async () => {
   }
 });
 
-/** The tables the migrations' CREATE TABLE statements name. */
+/**
+ * The tables the migrations' CREATE TABLE statements name, each once (migration 6 makes migration 5's
+ * views again), without a rebuild's new table (renamed to the table it replaces).
+ */
 function migratedTables(database: string): string[] {
-  return MIGRATIONS.flatMap((m) => m.statements(database)).flatMap((sql) => /^\s*CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS \S+?\.(\w+)/.exec(sql)?.[1] ?? []);
+  const created = MIGRATIONS.flatMap((m) => m.statements(database)).flatMap((sql) => /^\s*CREATE (?:TABLE|MATERIALIZED VIEW) IF NOT EXISTS \S+?\.(\w+)/.exec(sql)?.[1] ?? []);
+  return [...new Set(created)].filter((t) => !t.endsWith('_m6_new'));
 }
 
 /** The masterchain block SOURCES.md says references the block ("referenced by mc N"). */

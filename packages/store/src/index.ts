@@ -1,6 +1,6 @@
 export { createStore, type QueryOptions, type Store, type StoreOptions } from './client.js';
 export { migrate, type MigrateResult } from './migrate.js';
-export { MIGRATIONS, RECEIPT_PARTITION_SEQNOS, TABLES, type Migration, type TableName } from './schema.js';
+export { MIGRATIONS, RECEIPT_PARTITION_SEQNOS, RECORD_GRANULARITY, TABLES, type Migration, type TableName } from './schema.js';
 export { writeBatch, type WriteResult } from './write.js';
 export { batchRows, emptyBatch, recordBatch, type RecordBatch, type Stored } from './rows.js';
 export { StoreError, toStoreError } from './errors.js';

@@ -1,4 +1,5 @@
 import type { Store } from './client.js';
+import { withMigrationLock } from './migration-lock.js';
 import { MIGRATIONS, type Migration } from './schema.js';
 import { str, uint } from './sql.js';
 
@@ -7,7 +8,8 @@ export type MigrateResult = { applied: number[]; current: number };
 /**
  * Brings the database to the newest schema version: creates the database and the
  * `schema_migrations` ledger, then applies every migration newer than the recorded version, in
- * order. Safe to run from several processes at once (every statement is idempotent).
+ * order. Safe to run from several processes at once: every statement is idempotent, and pending
+ * migrations are applied under the database's migration lock (one process at a time).
  */
 export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS): Promise<MigrateResult> {
   const db = store.database;
@@ -15,15 +17,21 @@ export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS
   await store.command(
     `CREATE TABLE IF NOT EXISTS ${db}.schema_migrations (version UInt32, name String, applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version`,
   );
-  const rows = await store.query<{ v: string }>(`SELECT max(version) AS v FROM ${db}.schema_migrations`);
-  let current = Number(rows[0]?.v ?? 0);
-  const applied: number[] = [];
-  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (m.version <= current) continue;
-    for (const statement of m.statements(db)) await store.command(statement);
-    await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
-    applied.push(m.version);
-    current = m.version;
-  }
-  return { applied, current };
+  const version = async () => Number((await store.query<{ v: string }>(`SELECT max(version) AS v FROM ${db}.schema_migrations`))[0]?.v ?? 0);
+  const sorted = [...migrations].sort((a, b) => a.version - b.version);
+  let current = await version();
+  if (!sorted.some((m) => m.version > current)) return { applied: [], current };
+  return withMigrationLock(store, async () => {
+    // Another process may have applied them while this one waited for the lock.
+    current = await version();
+    const applied: number[] = [];
+    for (const m of sorted) {
+      if (m.version <= current) continue;
+      for (const statement of m.statements(db)) await store.command(statement);
+      await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
+      applied.push(m.version);
+      current = m.version;
+    }
+    return { applied, current };
+  });
 }

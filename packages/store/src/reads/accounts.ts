@@ -23,18 +23,18 @@ export async function readCodeHashes(store: Store, scope: ReadScope, accounts: r
  * watermark. A newer state (above the watermark) is not served; the one before it is, from the
  * `account_states` history (migration 3). `account_states_latest` is read too, so states stored
  * before that migration still answer. An account with no state at or below the watermark is absent.
+ * The latest lt of each account is found on narrow columns first, then only that state's record is
+ * read (a busy account has a state per block it was in; see readTransactions).
  */
 export async function readAccountStates(store: Store, scope: ReadScope, accounts: readonly string[]): Promise<Map<string, AccountStateRecord>> {
   const found = new Map<string, AccountStateRecord>();
   if (scope.watermark === null || accounts.length === 0) return found;
   const db = store.database;
   const where = `account IN ${strList(accounts)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
+  const latest = (table: string) =>
+    `SELECT account, last_trans_lt, record FROM ${db}.${table} WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.${table} WHERE ${where} GROUP BY account)`;
   const rows = await store.query<{ record: string }>(
-    `SELECT record FROM (
-      SELECT account, last_trans_lt, record FROM ${db}.account_states WHERE ${where}
-      UNION ALL
-      SELECT account, last_trans_lt, record FROM ${db}.account_states_latest WHERE ${where}
-    ) ORDER BY account ASC, last_trans_lt DESC LIMIT 1 BY account`,
+    `SELECT record FROM (${latest('account_states')} UNION ALL ${latest('account_states_latest')}) ORDER BY account ASC, last_trans_lt DESC LIMIT 1 BY account`,
     scope.query,
   );
   for (const { record } of rows) {

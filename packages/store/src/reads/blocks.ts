@@ -32,7 +32,10 @@ const ORDERS = {
 } as const;
 export type BlockOrder = keyof typeof ORDERS;
 
-/** Blocks at or below the watermark matching `filter`, deduplicated, one page of them. */
+/**
+ * Blocks at or below the watermark matching `filter`, deduplicated, one page of them: the page's block
+ * ids from narrow columns first, then the records of those ids only (see readTransactions).
+ */
 export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFilter, page: Page & { order: BlockOrder }): Promise<BlockRecord[]> {
   if (scope.watermark === null) return [];
   const db = store.database;
@@ -54,8 +57,10 @@ export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFi
   if (filter.endUtime !== undefined) where.push(`gen_utime <= ${uint(filter.endUtime)}`);
   if (filter.startLt !== undefined) where.push(`start_lt >= ${uint(filter.startLt)}`);
   if (filter.endLt !== undefined) where.push(`start_lt <= ${uint(filter.endLt)}`);
+  const order = ORDERS[page.order](sqlDirection(page.sort));
+  const ids = `SELECT workchain, shard, seqno FROM ${db}.blocks ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY workchain, shard, seqno ${sqlPage(page)}`;
   const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${db}.blocks FINAL ${sqlWhere(where)} ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
+    `SELECT record FROM ${db}.blocks WHERE (workchain, shard, seqno) IN (${ids}) ORDER BY ${order} LIMIT 1 BY workchain, shard, seqno`,
     scope.query,
   );
   return rows.map((r) => JSON.parse(r.record) as BlockRecord);

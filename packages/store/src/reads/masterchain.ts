@@ -4,15 +4,20 @@ import type { Watermark } from '../index-progress.js';
 import { int32, uint } from '../sql.js';
 import type { ReadScope } from './scope.js';
 
+/** The masterchain's one shard (the sorting key's second column), so masterchain reads use the whole key. */
+const MC_SHARD = '9223372036854775808';
+
 /**
  * The first and last indexed masterchain blocks. `last` is the block at the watermark, never a block
- * above it: those may still lack records.
+ * above it: those may still lack records. Each record is read by its full key; the oldest seqno is
+ * found on the narrow seqno column first.
  */
 export async function masterchainInfo(store: Store, watermark: Watermark, query?: QueryOptions): Promise<{ first: BlockRecord; last: BlockRecord } | null> {
   const db = store.database;
-  const pick = (where: string, order: 'ASC' | 'DESC') =>
-    store.query<{ record: string }>(`SELECT record FROM ${db}.blocks FINAL WHERE workchain = -1 AND ${where} ORDER BY seqno ${order} LIMIT 1`, query);
-  const [last, first] = await Promise.all([pick(`seqno = ${uint(watermark.mc_seqno)}`, 'DESC'), pick(`seqno <= ${uint(watermark.mc_seqno)}`, 'ASC')]);
+  const mc = `workchain = -1 AND shard = ${MC_SHARD}`;
+  const pick = (seqno: string) => store.query<{ record: string }>(`SELECT record FROM ${db}.blocks WHERE ${mc} AND seqno = ${seqno} LIMIT 1`, query);
+  const w = uint(watermark.mc_seqno);
+  const [last, first] = await Promise.all([pick(w), pick(`(SELECT min(seqno) FROM ${db}.blocks WHERE ${mc} AND seqno <= ${w})`)]);
   if (last.length === 0 || first.length === 0) return null;
   return { first: JSON.parse(first[0].record) as BlockRecord, last: JSON.parse(last[0].record) as BlockRecord };
 }
@@ -22,7 +27,7 @@ export async function masterchainBlockIndexed(store: Store, scope: ReadScope, se
   if (scope.watermark === null || seqno < 0 || seqno > scope.watermark) return false;
   // Not a count: a replayed block is stored twice until merged.
   const rows = await store.query<{ found: number }>(
-    `SELECT count() > 0 AS found FROM ${store.database}.blocks WHERE workchain = -1 AND seqno = ${int32(seqno)}`,
+    `SELECT count() > 0 AS found FROM ${store.database}.blocks WHERE workchain = -1 AND shard = ${MC_SHARD} AND seqno = ${int32(seqno)}`,
     scope.query,
   );
   return Number(rows[0]?.found ?? 0) > 0;

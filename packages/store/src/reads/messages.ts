@@ -77,7 +77,8 @@ export type FoundMessage = { message: MessageRow; inTxHash: string | null; outTx
 
 /**
  * Messages at or below the watermark matching `filter`, one row per message hash (its in and out
- * sides grouped), one page.
+ * sides grouped), one page. The GROUP BY already makes one row of a row's replayed copies, so no FINAL
+ * (which made a lookup by hash 2-3x slower; measurements: migration 6).
  */
 export async function readMessages(store: Store, scope: ReadScope, filter: MessageFilter, page: Page & { order: MessageOrder }): Promise<FoundMessage[]> {
   if (scope.watermark === null || (filter.hashes && filter.hashes.length === 0)) return [];
@@ -86,7 +87,7 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
   const rows = await store.query<{ record: string; in_tx: string; out_tx: string }>(
     `SELECT hash, any(record) AS record, anyIf(tx_hash, direction = 'in') AS in_tx, anyIf(tx_hash, direction = 'out') AS out_tx,
        any(created_lt) AS m_lt, any(created_at) AS m_at
-     FROM ${db}.messages FINAL ${sqlWhere(where)} GROUP BY hash ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
+     FROM ${db}.messages ${sqlWhere(where)} GROUP BY hash ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
     scope.query,
   );
   return rows.map((r) => ({ message: JSON.parse(r.record) as MessageRow, inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));

@@ -1,0 +1,168 @@
+/**
+ * `npm run --silent bench:api`: v3 API latency and throughput at scale. Prints one JSON line.
+ *
+ * Data: api-bench-data.ts (1,000,000 transactions over 100,000 accounts made of real mainnet records,
+ * kept in BENCH_API_DATABASE between runs). The API runs as its own process (services/api/dist/main.js)
+ * over that database. Each endpoint gets BENCH_CONNECTIONS keep-alive connections for BENCH_SECONDS
+ * (after BENCH_WARMUP_SECONDS not counted), every request with a random target: accounts are those of
+ * random stored transactions (so busy accounts are asked for as often as they transact), masterchain
+ * seqnos uniform over the indexed ones, message hashes those of random stored messages. Then the floor:
+ * the same load straight at ClickHouse's HTTP interface with the endpoint's main store query (the SQL
+ * the read layer sends for that request, captured from it), so the API's own cost is the difference.
+ */
+import { loadavg } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { masterchainInfo, readAccountStates, readBlocks, readMessages, readTopBalances, readTransactions, type ReadScope, type Store } from '@tonstream/store';
+import { eventually, freePort, startService } from '../support/processes.js';
+import { ensureDataset } from './api-bench-data.js';
+import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
+
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
+const DATABASE = process.env.BENCH_API_DATABASE || 'tonstream_bench_api';
+const LOAD: LoadOptions = {
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
+  seconds: Number(process.env.BENCH_SECONDS ?? 20),
+  warmupSeconds: Number(process.env.BENCH_WARMUP_SECONDS ?? 2),
+};
+/** The issue's first targets, per endpoint. */
+const TARGET = { p99_ms: 50, rps: 500 };
+/** Random targets drawn from the dataset per kind. */
+const SAMPLES = 20_000;
+const ONLY = process.env.BENCH_ENDPOINTS?.split(',');
+
+const log = (line: string) => process.stderr.write(`bench:api: ${line}\n`);
+
+/** The SQL a read function sends, without running it: a Store whose queries are recorded and answer nothing. */
+async function capture(store: Store, read: (s: Store) => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const recorder: Store = { ...store, query: async <T>(sql: string) => (sent.push(sql), [] as T[]) };
+  await read(recorder);
+  return sent;
+}
+
+type Endpoint = {
+  name: string;
+  /** A request path under the API's origin. */
+  path(): string;
+  /** The endpoint's main store query for the same kind of target. */
+  floor(): Promise<string>;
+};
+
+async function main(): Promise<void> {
+  const data = await ensureDataset(CLICKHOUSE_URL, DATABASE, log);
+  const { store, watermark } = data;
+  const db = store.database;
+  const [accounts, messageHashes, mcInfo] = await Promise.all([
+    store.query<{ account: string }>(`SELECT account FROM ${db}.transactions_by_hash WHERE account LIKE '0:%' ORDER BY rand() LIMIT ${SAMPLES}`),
+    store.query<{ hash: string }>(`SELECT hash FROM ${db}.messages_by_account ORDER BY rand() LIMIT ${SAMPLES}`),
+    store.query<{ lo: number; hi: number; utime: number }>(`SELECT min(seqno) AS lo, max(seqno) AS hi, max(gen_utime) AS utime FROM ${db}.blocks WHERE workchain = -1`),
+  ]);
+  const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
+  const account = () => pick(accounts).account;
+  const messageHash = () => pick(messageHashes).hash;
+  const mcSeqno = () => Number(mcInfo[0].lo) + Math.floor(Math.random() * (Number(mcInfo[0].hi) - Number(mcInfo[0].lo) + 1));
+  const scope: ReadScope = { watermark };
+  const page = { limit: 10, offset: 0, sort: 'desc' as const };
+  const one = async (read: (s: Store) => Promise<unknown>, which: 'first' | 'last' = 'first') => {
+    const sent = await capture(store, read);
+    return which === 'first' ? sent[0] : sent[sent.length - 1];
+  };
+  const q = encodeURIComponent;
+
+  const endpoints: Endpoint[] = [
+    {
+      name: 'transactions_by_account',
+      path: () => `/api/v3/transactions?account=${q(account())}&limit=10`,
+      floor: () => one((s) => readTransactions(s, scope, { accounts: [account()] }, { ...page, order: 'lt' })),
+    },
+    {
+      name: 'transactionsByMasterchainBlock',
+      path: () => `/api/v3/transactionsByMasterchainBlock?seqno=${mcSeqno()}`,
+      floor: () => one((s) => readTransactions(s, scope, { mcSeqno: mcSeqno() }, { ...page, order: 'lt' })),
+    },
+    {
+      name: 'messages_by_hash',
+      path: () => `/api/v3/messages?msg_hash=${q(messageHash())}`,
+      floor: () => one((s) => readMessages(s, scope, { hashes: [messageHash()] }, { ...page, order: 'lt' })),
+    },
+    {
+      name: 'accountStates',
+      path: () => `/api/v3/accountStates?address=${q(account())}`,
+      floor: () => one((s) => readAccountStates(s, scope, [account()])),
+    },
+    {
+      name: 'blocks_workchain_0',
+      path: () => '/api/v3/blocks?workchain=0&limit=10',
+      floor: () => one((s) => readBlocks(s, scope, { workchain: 0 }, { ...page, order: 'gen_utime' })),
+    },
+    {
+      name: 'masterchainInfo',
+      path: () => '/api/v3/masterchainInfo',
+      // Two queries run side by side; the floor is the costlier one (the oldest block).
+      floor: () => one((s) => masterchainInfo(s, { mc_seqno: watermark, gen_utime: Number(mcInfo[0].utime) }), 'last'),
+    },
+    {
+      name: 'topAccountsByBalance',
+      path: () => '/api/v3/topAccountsByBalance',
+      floor: () => one((s) => readTopBalances(s, scope, { limit: 10, offset: 0 })),
+    },
+  ].filter((e) => !ONLY || ONLY.includes(e.name));
+
+  const port = await freePort();
+  const logs = mkdtempSync(join(tmpdir(), 'tonstream-bench-api-'));
+  const api = startService('api', { CLICKHOUSE_URL, CLICKHOUSE_DATABASE: DATABASE, API_HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'warn' }, logs);
+  const results: Record<string, { api: LoadResult; floor: LoadResult; floor_sql: string }> = {};
+  try {
+    const apiOrigin = `http://127.0.0.1:${port}`;
+    await eventually(
+      'the API to answer /healthcheck',
+      async () => ((await fetch(`${apiOrigin}/healthcheck`)).ok ? true : undefined),
+      120_000,
+      200,
+      () => {
+        if (api.child.exitCode !== null) throw new Error(`api exited:\n${api.output().slice(-2000)}`);
+      },
+    );
+    const chUrl = new URL(CLICKHOUSE_URL);
+    // The settings the store sends with every query (client.ts).
+    const floorPath = `${chUrl.pathname.replace(/\/$/, '')}/?wait_end_of_query=1&max_execution_time=30&output_format_json_quote_64bit_integers=1`;
+    for (const e of endpoints) {
+      // The floor's SQL is made ahead: its own cost is not ClickHouse's.
+      const floorSql = await Promise.all(Array.from({ length: 2_000 }, () => e.floor()));
+      log(`${e.name}: API`);
+      const apiResult = await runLoad(apiOrigin, (): LoadRequest => ({ path: e.path() }), LOAD);
+      log(`${e.name}: ClickHouse floor`);
+      const floor = await runLoad(chUrl.origin, (): LoadRequest => ({ path: floorPath, method: 'POST', body: `${pick(floorSql)} FORMAT JSONEachRow` }), LOAD);
+      results[e.name] = { api: apiResult, floor, floor_sql: floorSql[0].replace(/\s+/g, ' ') };
+      log(`${e.name}: api ${apiResult.rps} rps p50 ${apiResult.p50_ms} p99 ${apiResult.p99_ms}; floor ${floor.rps} rps p50 ${floor.p50_ms} p99 ${floor.p99_ms}`);
+    }
+  } finally {
+    await api.stop();
+  }
+  const parts = await store.query<{ table: string; parts: string; rows: string }>(
+    `SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts WHERE database = '${db}' AND active GROUP BY table ORDER BY table`,
+  );
+  const meetsTarget = Object.values(results).every((r) => r.api.p99_ms < TARGET.p99_ms && r.api.rps >= TARGET.rps && r.api.non_2xx === 0 && r.api.errors === 0);
+  process.stdout.write(
+    JSON.stringify({
+      bench: 'api',
+      connections: LOAD.connections,
+      seconds: LOAD.seconds,
+      warmup_seconds: LOAD.warmupSeconds,
+      dataset: { database: DATABASE, ...data.counts, watermark, load_seconds: Math.round(data.loadSeconds), reused: data.loadSeconds === 0 },
+      endpoints: results,
+      target: TARGET,
+      meets_target: meetsTarget,
+      parts: Object.fromEntries(parts.map((p) => [p.table, { parts: Number(p.parts), rows: Number(p.rows) }])),
+      loadavg_1m: Math.round(loadavg()[0] * 100) / 100,
+    }) + '\n',
+  );
+  await store.close();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
