@@ -136,6 +136,7 @@ export const addressBookEndpoint = defineEndpoint({
 export const topAccountsByBalanceEndpoint = defineEndpoint({
   path: '/topAccountsByBalance',
   operationId: 'getTopAccountsByBalance',
+  sharedPerWatermark: true,
   summary: 'Accounts by balance, highest first',
   description: 'Each account at its latest indexed state; ties by account. Read from ClickHouse (account_states_latest FINAL).',
   tag: 'accounts',

@@ -10,6 +10,7 @@ import { toV3Block } from './objects.js';
 export const masterchainInfoEndpoint = defineEndpoint({
   path: '/masterchainInfo',
   operationId: 'getMasterchainInfo',
+  sharedPerWatermark: true,
   summary: 'First and last indexed masterchain blocks',
   tag: 'blocks',
   params: {},
@@ -26,6 +27,7 @@ export const masterchainInfoEndpoint = defineEndpoint({
 export const blocksEndpoint = defineEndpoint({
   path: '/blocks',
   operationId: 'getBlocks',
+  sharedPerWatermark: true,
   summary: 'Blocks by workchain, shard, seqno, hashes, masterchain seqno, time or lt',
   tag: 'blocks',
   params: {
@@ -66,6 +68,7 @@ export const blocksEndpoint = defineEndpoint({
 export const masterchainBlockShardStateEndpoint = defineEndpoint({
   path: '/masterchainBlockShardState',
   operationId: 'getMasterchainBlockShardState',
+  sharedPerWatermark: true,
   summary: 'Shard blocks in a masterchain block\'s shard state',
   tag: 'blocks',
   params: {
@@ -84,6 +87,7 @@ export const masterchainBlockShardStateEndpoint = defineEndpoint({
 export const masterchainBlockShardsEndpoint = defineEndpoint({
   path: '/masterchainBlockShards',
   operationId: 'getMasterchainBlockShards',
+  sharedPerWatermark: true,
   summary: 'Blocks committed by a masterchain block (itself included)',
   tag: 'blocks',
   params: {

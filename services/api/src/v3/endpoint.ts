@@ -5,7 +5,8 @@ import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
 import { bodyValues, jsonBody } from './json-body.js';
 import type { JsonSchema } from './kinds.js';
-import { type Params, type ParsedParams, parseRequest, queryValues, SETTINGS, type Settings } from './params.js';
+import { createWatermarkCache } from './watermark-cache.js';
+import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, SETTINGS, type Settings } from './params.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {
@@ -36,6 +37,11 @@ export type Endpoint<P extends Params = Params> = {
   response: JsonSchema;
   /** The 404 message, when the endpoint answers 404 for "nothing there" (documented in OpenAPI). */
   notFound?: string;
+  /**
+   * The answer depends only on the parameters and the watermark (no per-request input like a key):
+   * one computation per (watermark, parameters) is shared by every request until the watermark moves.
+   */
+  sharedPerWatermark?: boolean;
   /** HTTP methods served; with `post` the parameters come as a JSON object body. @default ['get'] */
   methods?: readonly HttpMethod[];
   handle(ctx: EndpointContext<P>): Promise<unknown>;
@@ -68,6 +74,7 @@ function indexHeaders(res: Response, watermark: Watermark | null, nowMs: number)
 /** An express handler for one endpoint: watermark, parameters, deadline, errors to HttpError. */
 export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request, res: Response) => Promise<void> {
   const now = deps.now ?? Date.now;
+  const shared = endpoint.sharedPerWatermark ? createWatermarkCache() : undefined;
   return async (req, res) => {
     res.locals.route = `/api/v3${endpoint.path}`;
     const watermark = await deps.index.watermark();
@@ -79,8 +86,15 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
     try {
-      const scope: ReadScope = { watermark: watermark?.mc_seqno ?? null, query: { timeoutMs: settings.timeoutMs, signal: abort.signal } };
-      const body = await endpoint.handle({ params, settings, scope, watermark, store: deps.store, testnet: deps.testnet });
+      const mc = watermark?.mc_seqno ?? null;
+      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, query }, watermark, store: deps.store, testnet: deps.testnet });
+      const body = shared
+        ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
+          await Promise.race([
+            shared.get(mc, JSON.stringify([params, settings.noAddressBook], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
+            new Promise((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true })),
+          ])
+        : await answer({ timeoutMs: settings.timeoutMs, signal: abort.signal });
       res.json(body);
     } catch (err) {
       if (isTimeout(err, abort.signal)) throw new HttpError(504, `timeout: the query took over ${settings.timeoutMs} ms`);
