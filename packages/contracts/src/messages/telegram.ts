@@ -60,29 +60,26 @@ export const teleitemMsgStartAuction = message('teleitem_msg_start_auction', 0x4
 
 export const teleitemMsgCancelAuction = message('teleitem_msg_cancel_auction', 0x371638ae, { query_id: bigInt(64) });
 
+/** The fields telemint_unsigned_deploy and its v2 share (v2 appends restrictions). */
+const unsignedDeployFields = {
+  subwallet_id: uint(32),
+  valid_since: uint(32),
+  valid_till: uint(32),
+  token_name: telemintText,
+  content: refCell,
+  auction_config: ref(auctionConfig),
+  royalty_params: maybe(ref(royaltyParams)),
+};
+
 export const telemintMsgDeploy = message('telemint_msg_deploy', 0x4637289a, {
   sig: bits(512),
-  msg: cons('telemint_unsigned_deploy', '$_', {
-    subwallet_id: uint(32),
-    valid_since: uint(32),
-    valid_till: uint(32),
-    token_name: telemintText,
-    content: refCell,
-    auction_config: ref(auctionConfig),
-    royalty_params: maybe(ref(royaltyParams)),
-  }),
+  msg: cons('telemint_unsigned_deploy', '$_', unsignedDeployFields),
 });
 
 export const telemintMsgDeployV2 = message('telemint_msg_deploy_v2', 0x4637289b, {
   sig: bits(512),
   msg: cons('telemint_unsigned_deploy_v2', '$_', {
-    subwallet_id: uint(32),
-    valid_since: uint(32),
-    valid_till: uint(32),
-    token_name: telemintText,
-    content: refCell,
-    auction_config: ref(auctionConfig),
-    royalty_params: maybe(ref(royaltyParams)),
+    ...unsignedDeployFields,
     restrictions: maybe(ref(cons('telemint_restrictions', '$_', { force_sender_address: maybe(msgAddressInt), rewrite_sender_address: maybe(msgAddressInt) }))),
   }),
 });
