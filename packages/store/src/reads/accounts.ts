@@ -1,6 +1,6 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
-import { strList, uint } from '../sql.js';
+import { str, strList, uint } from '../sql.js';
 import { type ReadScope, sqlPage } from './scope.js';
 
 /**
@@ -51,15 +51,22 @@ export function accountStateKey(account: string, hash: string): string {
 
 /**
  * States by (account, state hash), e.g. a transaction's `account_state_hash_before/after`, at or below
- * the watermark, keyed by `accountStateKey`. Only states the pipeline stored are found (one per account
- * per block: a state between two transactions of one block is not).
+ * the watermark, keyed by `accountStateKey`. `lt` is the last transaction the state would follow (the
+ * transaction's own lt for the state after it, its prev_trans_lt for the one before): the lookup is by
+ * the table's key (account, last_trans_lt), and the hash must match too. Only states the pipeline
+ * stored are found (one per account per block: a state between two transactions of one block is not).
  */
-export async function readAccountStatesByHash(store: Store, scope: ReadScope, wanted: readonly { account: string; hash: string }[]): Promise<Map<string, AccountStateRecord>> {
+export async function readAccountStatesByHash(
+  store: Store,
+  scope: ReadScope,
+  wanted: readonly { account: string; hash: string; lt: string }[],
+): Promise<Map<string, AccountStateRecord>> {
   const found = new Map<string, AccountStateRecord>();
   if (scope.watermark === null || wanted.length === 0) return found;
+  const keys = [...new Set(wanted.map((w) => `(${str(w.account)}, ${uint(w.lt)})`))].join(', ');
   const rows = await store.query<{ record: string }>(
     `SELECT any(record) AS record FROM ${store.database}.account_states
-     WHERE account IN ${strList([...new Set(wanted.map((w) => w.account))])} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
+     WHERE (account, last_trans_lt) IN (${keys}) AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
        AND mc_block_seqno <= ${uint(scope.watermark)}
      GROUP BY account, account_state_hash`,
     scope.query,

@@ -15,8 +15,8 @@ export async function transactionsResponse<P extends Params>(ctx: EndpointContex
   const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
   const stateHashes = rows.flatMap((t) => [
-    { account: t.account, hash: t.account_state_hash_before },
-    { account: t.account, hash: t.account_state_hash_after },
+    { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt },
+    { account: t.account, hash: t.account_state_hash_after, lt: t.lt },
   ]);
   const [messages, states] = await Promise.all([readTransactionMessages(store, scope, rows), readAccountStatesByHash(store, scope, stateHashes)]);
   const transactions = rows.map((t) => toV3Transaction(t, messages, states));
