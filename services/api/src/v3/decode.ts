@@ -3,13 +3,10 @@ import { HttpError } from '../http-error.js';
 import { defineEndpoint } from './endpoint.js';
 import * as kinds from './kinds.js';
 import type { Kind } from './kinds.js';
-import type { Param } from './params.js';
+import { echo, type Param } from './params.js';
 
 /** Items per list (toncenter-v3.md §2.9). */
 export const MAX_DECODE_ITEMS = 1000;
-
-/** Longest echo of a bad opcode in the error. */
-const ECHO_CHARS = 64;
 
 /** A body is any text: a bad BoC is answered in its position (`{"error": "unknown: …"}`), not refused. */
 const bocText: Kind<string> = { accepts: 'a message body BoC, base64 or hex', schema: { type: 'string' }, parse: (t) => t };
@@ -31,8 +28,7 @@ function decodeList<T>(kind: Kind<T>, what: string, description: string): Param<
       return texts.map((text, i) => {
         const v = kind.parse(text);
         if (v === undefined) {
-          const shown = text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text;
-          throw new HttpError(422, `invalid ${what} format at index ${i}: parameter "${name}" expects ${kind.accepts}, got ${JSON.stringify(shown)}`);
+          throw new HttpError(422, `invalid ${what} format at index ${i}: parameter "${name}" expects ${kind.accepts}, got ${JSON.stringify(echo(text))}`);
         }
         return v;
       });

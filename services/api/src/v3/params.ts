@@ -29,7 +29,8 @@ export type ParsedParams<P extends Params> = { [K in keyof P]: P[K] extends Para
 /** Largest value echoed back in an error message. */
 const ECHO_CHARS = 64;
 
-const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
+/** A value as error messages echo it: cut to ECHO_CHARS. */
+export const echo = (text: string) => (text.length > ECHO_CHARS ? `${text.slice(0, ECHO_CHARS)}…` : text);
 
 export function invalidParam(name: string, text: string, accepts: string): HttpError {
   return new HttpError(422, `invalid value for parameter "${name}": expected ${accepts}, got ${JSON.stringify(echo(text))}`);
