@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, migrate, type Store } from '@tonstream/store';
@@ -25,4 +26,20 @@ export async function startApi(clickhouseUrl: string, database: string): Promise
       await store.close();
     },
   };
+}
+
+export type Json = Record<string, unknown>;
+export type JsonAnswer = { status: number; body: Json; headers: Headers };
+
+/** GET `path` of the API at `base`, the body parsed as JSON. */
+export async function getJson(base: string, path: string, headers: Record<string, string> = {}): Promise<JsonAnswer> {
+  const res = await fetch(`${base}${path}`, { headers });
+  return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
+}
+
+/** `getJson` that expects 200 (naming the path and the body otherwise) and returns the body. */
+export async function okJson<T = Json>(base: string, path: string, headers: Record<string, string> = {}): Promise<T> {
+  const r = await getJson(base, path, headers);
+  expect(r.status, `${path.slice(0, 120)}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
+  return r.body as T;
 }

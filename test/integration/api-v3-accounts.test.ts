@@ -7,13 +7,12 @@ import { accountStateRecord } from '@tonstream/block';
 import type { AccountStateRecord } from '@tonstream/records';
 import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from './api-server.js';
+import { type ApiUnderTest, getJson, type Json, okJson, startApi } from './api-server.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const LOCALNET = join(import.meta.dirname, '../fixtures/localnet');
 const database = `tonstream_api_v3_accounts_${randomBytes(4).toString('hex')}`;
 
-type Json = Record<string, unknown>;
 type FixtureState = { status: string; file: string; account: string; last_trans_lt: string; last_trans_hash_hex: string };
 const FIXTURES = (JSON.parse(readFileSync(join(LOCALNET, 'account-states.json'), 'utf8')) as { states: FixtureState[] }).states;
 const fixture = (status: string) => FIXTURES.find((f) => f.status === status)!;
@@ -67,15 +66,8 @@ let store: Store;
 let base: string;
 let api: ApiUnderTest;
 
-async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: unknown; headers: Headers }> {
-  const res = await fetch(`${base}${path}`, { headers });
-  return { status: res.status, body: await res.json(), headers: res.headers };
-}
-async function ok<T = Json>(path: string, headers: Record<string, string> = {}): Promise<T> {
-  const r = await get(path, headers);
-  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
-  return r.body as T;
-}
+const get = (path: string, headers?: Record<string, string>) => getJson(base, path, headers);
+const ok = <T = Json>(path: string, headers?: Record<string, string>) => okJson<T>(base, path, headers);
 const settle = () => new Promise((r) => setTimeout(r, 300)); // past the API's watermark cache
 const q = (addresses: string[]) => addresses.map((a) => `address=${encodeURIComponent(a)}`).join('&');
 const accountsOf = (body: Json) => body.accounts as Json[];

@@ -5,7 +5,7 @@ import { Address, beginCell, Cell, Dictionary, loadMessage, type Message, storeM
 import type { BlockRecord } from '@tonstream/records';
 import { saveWatermark, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from './api-server.js';
+import { type ApiUnderTest, getJson, type Json, okJson, startApi } from './api-server.js';
 import { COMMITS, MC, writeMainnetBlocks } from './v3-fixture-data.js';
 import { tongoOracles } from '../support/mainnet-sources.js';
 
@@ -68,16 +68,12 @@ let base: string;
 let api: ApiUnderTest;
 let mcBlocks: Record<number, BlockRecord>;
 
-type Json = Record<string, unknown>;
-async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${base}${path}`, { headers });
-  return { status: res.status, body: (await res.json()) as Json };
-}
-async function ok(path: string, headers: Record<string, string> = {}): Promise<Json> {
-  const r = await get(path, headers);
-  expect(r.status, `${path.slice(0, 120)}: ${JSON.stringify(r.body).slice(0, 300)}`).toBe(200);
-  return r.body;
-}
+// Status and body only: tests here compare whole answers.
+const get = async (path: string, headers?: Record<string, string>) => {
+  const { status, body } = await getJson(base, path, headers);
+  return { status, body };
+};
+const ok = <T = Json>(path: string, headers?: Record<string, string>) => okJson<T>(base, path, headers);
 const msgs = async (q: string) => (await ok(`/api/v3/messages?${q}`)).messages as Json[];
 const txs = async (path: string) => (await ok(path)).transactions as Json[];
 const settle = () => new Promise((r) => setTimeout(r, 300));

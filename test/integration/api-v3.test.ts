@@ -5,7 +5,7 @@ import type { BlockRecord } from '@tonstream/records';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, saveWatermark, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ApiUnderTest, startApi } from './api-server.js';
+import { type ApiUnderTest, getJson, type Json, okJson, startApi } from './api-server.js';
 import { COMMITS, MC, writeMainnetBlocks } from './v3-fixture-data.js';
 import { createApp } from '../../services/api/src/app.js';
 import { sourcesBlock, sourcesTransactions, tongoOracles } from '../support/mainnet-sources.js';
@@ -22,16 +22,8 @@ let base: string;
 let api: ApiUnderTest;
 let mcBlocks: Record<number, BlockRecord>;
 
-type Json = Record<string, unknown>;
-async function get(path: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; headers: Headers }> {
-  const res = await fetch(`${base}${path}`, { headers });
-  return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
-}
-async function ok(path: string, headers: Record<string, string> = {}): Promise<Json> {
-  const r = await get(path, headers);
-  expect(r.status, JSON.stringify(r.body).slice(0, 300)).toBe(200);
-  return r.body;
-}
+const get = (path: string, headers?: Record<string, string>) => getJson(base, path, headers);
+const ok = <T = Json>(path: string, headers?: Record<string, string>) => okJson<T>(base, path, headers);
 const txs = (body: Json) => body.transactions as Json[];
 const blocksOf = (body: Json) => body.blocks as Json[];
 const settle = () => new Promise((r) => setTimeout(r, 300)); // past the API's watermark cache
