@@ -245,6 +245,7 @@ describe('pipeline end to end on the local network', () => {
       ['messages', 'hash, direction, tx_hash', messages.length],
       // A message row's account is its transaction's (destination of an inbound, source of an outbound).
       ['messages_by_account', 'hash, direction, tx_hash', messages.length],
+      ['transactions_by_lt', 'lt, account', txs.length],
       ['account_states_latest', 'account', accounts],
     ];
     const duplicates: Record<string, number> = {};
@@ -290,6 +291,7 @@ describe('pipeline end to end on the local network', () => {
       }
       expect(existing).toBeGreaterThan(accounts.length / 2);
       await checkServedAgainstLiteserver(client, accounts);
+      await checkChainWidePages(txs);
       console.log(`e2e: ${rounds.length} rounds, ${blocks.length} blocks, ${txs.length} transactions, ${messages.length} messages, ${accounts.length} accounts (${existing} on chain) indexed exactly`);
     } finally {
       engine.close();
@@ -335,4 +337,22 @@ async function checkServedAgainstLiteserver(client: LiteClient, accounts: string
     withState++;
   }
   expect(withState).toBeGreaterThan(0);
+}
+
+/**
+ * Pages over the whole chain (`/transactions` with no narrowing filter) equal the ledger's
+ * transactions in toncenter's order (lt, then account ascending): one within the 16 latest
+ * masterchain blocks the read layer tries first, and ones that need all of them.
+ */
+async function checkChainWidePages(txs: LedgerTx[]): Promise<void> {
+  const byLt = (a: LedgerTx, b: LedgerTx) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : BigInt(a.lt) > BigInt(b.lt) ? 1 : 0);
+  const byAccount = (a: LedgerTx, b: LedgerTx) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0);
+  const asc = [...txs].sort((a, b) => byLt(a, b) || byAccount(a, b));
+  const desc = [...txs].sort((a, b) => byLt(b, a) || byAccount(a, b));
+  const served = async (query: string) => ((await v3(`/transactions?${query}`)).transactions as { hash: string }[]).map((t) => t.hash);
+  expect(await served('limit=5')).toEqual(desc.slice(0, 5).map((t) => t.hash));
+  expect(await served('limit=1000')).toEqual(desc.map((t) => t.hash));
+  expect(await served('limit=50&offset=300')).toEqual(desc.slice(300, 350).map((t) => t.hash));
+  expect(await served('limit=20&offset=10&sort=asc')).toEqual(asc.slice(10, 30).map((t) => t.hash));
+  expect(await served('workchain=0&limit=30')).toEqual(desc.filter((t) => t.account.startsWith('0:')).slice(0, 30).map((t) => t.hash));
 }

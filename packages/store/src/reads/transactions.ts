@@ -44,17 +44,75 @@ export type TransactionOrder = keyof typeof ORDERS;
  * account's, all of a masterchain block's), most of the bytes of the table (measurements: migration 6).
  */
 export async function readTransactions(store: Store, scope: ReadScope, filter: TransactionFilter, page: Page & { order: TransactionOrder }): Promise<TransactionRow[]> {
-  if (scope.watermark === null) return [];
+  const w = scope.watermark;
+  if (w === null) return [];
   if ((filter.accounts && filter.accounts.length === 0) || (filter.hashes && filter.hashes.length === 0)) return [];
   if (filter.message?.hashes && filter.message.hashes.length === 0) return [];
   const db = store.database;
   const order = ORDERS[page.order](sqlDirection(page.sort));
-  const rows = await store.query<{ record: string }>(
-    // Rows of one key are one fact (replays write it again): any of them will do.
-    `SELECT record FROM ${db}.transactions WHERE (account, lt) IN (${pageKeys(db, scope.watermark, filter, page, order)}) ORDER BY ${order} LIMIT 1 BY account, lt`,
-    scope.query,
-  );
-  return rows.map((r) => JSON.parse(r.record) as TransactionRow);
+  const read = async (keys: string) => {
+    const rows = await store.query<{ record: string }>(
+      // Rows of one key are one fact (replays write it again): any of them will do.
+      `SELECT record FROM ${db}.transactions WHERE (account, lt) IN (${keys}) ORDER BY ${order} LIMIT 1 BY account, lt`,
+      scope.query,
+    );
+    return rows.map((r) => JSON.parse(r.record) as TransactionRow);
+  };
+  if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(db, w, filter, page, order));
+  // The newest transactions of the chain: the page lies above some lt, found by trying the start lts
+  // of masterchain blocks further and further back. A full page above a bound is the page (every row
+  // below it sorts after); a short one may miss rows below it, so the next bound is tried.
+  const bounds = page.sort === 'desc' && filter.endLt === undefined ? RECENT_MC_BLOCKS.filter((back) => w - back > 0) : [];
+  for (const back of bounds) {
+    const rows = await read(chainWideKeys(db, w, filter, page, order, w - back));
+    if (rows.length === page.limit) return rows;
+  }
+  return read(chainWideKeys(db, w, filter, page, order, null));
+}
+
+/** How far back (masterchain blocks below the watermark) the lower lt bounds of a chain-wide page go before none. */
+const RECENT_MC_BLOCKS = [16, 1024];
+
+/** Masterchain blocks are the only blocks of workchain -1, shard 0x8000000000000000. */
+const MASTERCHAIN_SHARD = 0x8000000000000000n;
+
+/** No filter that narrows by the main table's key (account, lt), a lookup table or one block: a page over the whole chain. */
+function chainWide(filter: TransactionFilter): boolean {
+  const oneBlock = filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined;
+  return !oneBlock && filter.accounts === undefined && filter.hashes === undefined && filter.mcSeqno === undefined && filter.message === undefined;
+}
+
+/**
+ * Keys of a chain-wide page from `transactions_by_lt` (migration 7), ordered by lt: the lt conditions,
+ * and the lower bound `lt >= start_lt of masterchain block fromMcSeqno` when given, are key ranges.
+ * A bound block that is not stored gives max() = 0: no bound.
+ */
+function chainWideKeys(db: string, watermark: number, filter: TransactionFilter, page: Page, order: string, fromMcSeqno: number | null): string {
+  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...blockConditions(filter), ...timeConditions(filter)];
+  if (fromMcSeqno !== null) {
+    where.push(`lt >= (SELECT max(start_lt) FROM ${db}.blocks WHERE workchain = -1 AND shard = ${uint(MASTERCHAIN_SHARD)} AND seqno = ${uint(fromMcSeqno)})`);
+  }
+  return `SELECT account, lt FROM ${db}.transactions_by_lt ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
+}
+
+/** Conditions on the block columns, which `transactions` and `transactions_by_lt` share. */
+function blockConditions(filter: TransactionFilter): string[] {
+  const where: string[] = [];
+  if (filter.workchain !== undefined) where.push(`workchain = ${int32(filter.workchain)}`);
+  if (filter.shard !== undefined) where.push(`shard = ${uint(filter.shard)}`);
+  if (filter.seqno !== undefined) where.push(`block_seqno = ${int32(filter.seqno)}`);
+  return where;
+}
+
+/** Conditions on lt and now, which `transactions` and `transactions_by_lt` share. */
+function timeConditions(filter: TransactionFilter): string[] {
+  const where: string[] = [];
+  if (filter.lt !== undefined) where.push(`lt = ${uint(filter.lt)}`);
+  if (filter.startUtime !== undefined) where.push(`now >= ${uint(filter.startUtime)}`);
+  if (filter.endUtime !== undefined) where.push(`now <= ${uint(filter.endUtime)}`);
+  if (filter.startLt !== undefined) where.push(`lt >= ${uint(filter.startLt)}`);
+  if (filter.endLt !== undefined) where.push(`lt <= ${uint(filter.endLt)}`);
+  return where;
 }
 
 /** SQL selecting the (account, lt) keys of one page of `readTransactions`, deduplicated, in page order. */
@@ -65,10 +123,7 @@ function pageKeys(db: string, watermark: number, filter: TransactionFilter, page
     // The lookup table holds the page's order columns: the main table is read for the page's records only.
     return `SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)} AND mc_block_seqno <= ${w} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
   }
-  const where = [`mc_block_seqno <= ${w}`];
-  if (filter.workchain !== undefined) where.push(`workchain = ${int32(filter.workchain)}`);
-  if (filter.shard !== undefined) where.push(`shard = ${uint(filter.shard)}`);
-  if (filter.seqno !== undefined) where.push(`block_seqno = ${int32(filter.seqno)}`);
+  const where = [`mc_block_seqno <= ${w}`, ...blockConditions(filter)];
   if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
     // One block: its committing masterchain seqno (blocks, by key) narrows the main table by key too.
     const block = `workchain = ${int32(filter.workchain)} AND shard = ${uint(filter.shard)} AND seqno = ${int32(filter.seqno)}`;
@@ -81,11 +136,7 @@ function pageKeys(db: string, watermark: number, filter: TransactionFilter, page
     where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
   }
   if (filter.message) where.push(transactionsWithMessage(db, watermark, filter.message));
-  if (filter.lt !== undefined) where.push(`lt = ${uint(filter.lt)}`);
-  if (filter.startUtime !== undefined) where.push(`now >= ${uint(filter.startUtime)}`);
-  if (filter.endUtime !== undefined) where.push(`now <= ${uint(filter.endUtime)}`);
-  if (filter.startLt !== undefined) where.push(`lt >= ${uint(filter.startLt)}`);
-  if (filter.endLt !== undefined) where.push(`lt <= ${uint(filter.endLt)}`);
+  where.push(...timeConditions(filter));
   return `SELECT account, lt FROM ${db}.transactions ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
 }
 
