@@ -27,6 +27,8 @@ export type BlockInput = {
   minRefMcSeqno: number;
   prevKeyBlockSeqno: number;
   genSoftware?: { version: number; capabilities: bigint };
+  /** The validator set that signs the block: gen_validator_list_hash_short and gen_catchain_seqno. */
+  validatorSet?: { hashShort: number; ccSeqno: number };
   /** Masterchain blocks: the shard blocks they commit, and for a key block the config. */
   mc?: { shards: BlockHeader[]; config?: { configAddr: string; params: Cell } };
 };
@@ -48,6 +50,8 @@ export function produceBlock(d: BlockInput): { block: StoredBlock; tip: ChainTip
       minRefMcSeqno: d.minRefMcSeqno,
       prevKeyBlockSeqno: d.prevKeyBlockSeqno,
       genSoftware: d.genSoftware,
+      genValidatorListHashShort: d.validatorSet?.hashShort,
+      genCatchainSeqno: d.validatorSet?.ccSeqno,
       masterRef: d.master ? extRef(d.master) : undefined,
       prevRefs: [extRef(d.prev)],
     },

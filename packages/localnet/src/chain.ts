@@ -8,9 +8,11 @@ import { LocalnetError } from './errors.js';
 import { type GetMethodOutput, runGetMethodOn } from './get-method.js';
 import type { BlockLookup } from './history.js';
 import { enqueue, produceRound, type RoundResult } from './round.js';
-import { basechainShards, MASTERCHAIN, ROOT_SHARD, shardOfAccount } from './shards.js';
+import { basechainShards, MASTERCHAIN, ROOT_SHARD, sameBlock, shardOfAccount } from './shards.js';
+import { deployAtGenesis, PREFUNDED_BALANCE, PREFUNDED_WALLETS, type PrefundedWallet } from './prefunded.js';
 import { writeSnapshot } from './snapshot.js';
 import { deployTickTockStub } from './ticktock.js';
+import { configWithValidators, DEFAULT_VALIDATORS, deriveValidators, type ValidatorSet } from './validators.js';
 import { type BlockIdExt, type BlockRef, type LocalnetLogger, silentLogger, type StoredBlock, type TxRecord } from './types.js';
 
 export const DEFAULT_ROUND_MS = 1000;
@@ -35,6 +37,12 @@ export type ChainOptions = {
   stateHistoryRounds?: number;
   /** global_id of the blocks. Default: config param 19 of the sandbox's (mainnet) config. */
   globalId?: number;
+  /** Validators in config param 34 signing every masterchain block (keys derived from the seed). Default 4. */
+  validators?: number;
+  /** Wallets deployed and funded in the first block. Default PREFUNDED_WALLETS; [] for none. */
+  prefundedWallets?: readonly PrefundedWallet[];
+  /** Each prefunded wallet's starting balance in nanotons. Default PREFUNDED_BALANCE (10,000 TON). */
+  prefundedBalance?: bigint;
   logger?: LocalnetLogger;
 };
 
@@ -64,7 +72,7 @@ export type Chain = {
   head(): BlockIdExt;
   /** The (made-up) masterchain zerostate the first block links to: liteServer.masterchainInfo's `init`. */
   zerostate(): BlockIdExt;
-  /** A kept block, or undefined (also when `rootHash` is given and differs). */
+  /** A kept block (the key block is always kept), or undefined (also when `rootHash` is given and differs). */
   getBlock(ref: BlockRef): StoredBlock | undefined;
   /** By seqno, by an lt (the block containing it, or the next), or by time (the last block at or before it). */
   lookupBlock(workchain: number, shard: bigint, by: BlockLookup): StoredBlock | undefined;
@@ -78,6 +86,8 @@ export type Chain = {
   listBlockTransactions(ref: BlockRef): TxRecord[];
   /** Runs a get method on the account as of `atBlock` (default: the head). */
   runGetMethod(address: string | Address, method: string | number, stack?: TupleItem[], atBlock?: BlockRef): Promise<GetMethodOutput & { block: BlockIdExt; shardBlock: BlockIdExt }>;
+  /** The validator set of config param 34 (public parts); undefined for a chain made without one. */
+  validatorSet(): ValidatorSet | undefined;
   /** The config dictionary (BoC of the Hashmap 32 ^Cell root) and the key block carrying it. */
   config(): { boc: Uint8Array; configAddr: string; keyBlock: BlockIdExt | undefined };
   /** Queues an external-in message (BoC) for the next round. */
@@ -101,6 +111,9 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
   const genesisUtime = options.now ?? Math.floor(Date.now() / 1000);
   bc.now = genesisUtime;
   const seed = options.seed;
+  const validatorCount = options.validators ?? DEFAULT_VALIDATORS;
+  const validators = deriveValidators(seed, validatorCount, genesisUtime);
+  bc.setConfig(configWithValidators(bc.config, validators.set));
   const shardTips = new Map<bigint, ChainTip>(shards.map((s) => [s, zerostateTip(seed, 0, s)]));
   const core = newCore({
     settings: {
@@ -111,15 +124,18 @@ export async function createChain(options: ChainOptions): Promise<Chain> {
       historyRounds: options.historyRounds ?? DEFAULT_HISTORY_ROUNDS,
       stateHistoryRounds: Math.max(1, options.stateHistoryRounds ?? DEFAULT_STATE_HISTORY_ROUNDS),
       globalId: 0,
+      validators: validatorCount,
     },
     bc,
     logger: options.logger ?? silentLogger,
     shards,
     mcTip: zerostateTip(seed, MASTERCHAIN, ROOT_SHARD),
     shardTips,
+    validators,
   });
   core.settings.globalId = options.globalId ?? core.config.globalId ?? -239;
   for (const hash of [core.config.configAddr, core.config.electorAddr]) await deployTickTockStub(bc, coreAddress(MASTERCHAIN, hash));
+  await deployAtGenesis(core, options.prefundedWallets ?? PREFUNDED_WALLETS, options.prefundedBalance ?? PREFUNDED_BALANCE);
   const chain = chainApi(core);
   await chain.produceRound();
   return chain;
@@ -155,8 +171,12 @@ export function chainApi(core: ChainCore): Chain {
     sandbox: core.bc,
     head,
     zerostate: () => zerostateTip(core.settings.seed, MASTERCHAIN, ROOT_SHARD).id,
-    getBlock: (ref) => core.history.get(ref),
-    lookupBlock: (workchain, shard, by) => core.history.lookup(workchain, shard, by),
+    getBlock: (ref) => core.history.get(ref) ?? (core.keyBlockData && sameBlock(core.keyBlockData.id, ref) ? core.keyBlockData : undefined),
+    lookupBlock: (workchain, shard, by) => {
+      const key = core.keyBlockData;
+      const isKey = key && workchain === MASTERCHAIN && 'seqno' in by && by.seqno === key.id.seqno;
+      return core.history.lookup(workchain, shard, by) ?? (isKey ? key : undefined);
+    },
     shardsAt: (mcSeqno) => core.history.round(mcSeqno)?.shards,
     async getAccountState(address, atBlock) {
       const a = parseAddress(address);
@@ -200,6 +220,7 @@ export function chainApi(core: ChainCore): Chain {
       const out = await runGetMethodOn(core.bc, b64, method, stack, { now: utimeOf(core.settings, pos.mcSeqno), randomSeed });
       return { ...out, block: pos.mc, shardBlock: pos.shardBlock };
     },
+    validatorSet: () => core.validators?.set,
     config: () => ({ boc: core.bc.config.toBoc(), configAddr: core.config.configAddr, keyBlock: core.keyBlock }),
     submitExternal(boc) {
       let msg;

@@ -9,8 +9,9 @@ import { createHistory, type History } from './history.js';
 import { LocalnetError } from './errors.js';
 import { MASTERCHAIN, ROOT_SHARD, shardOfAccount } from './shards.js';
 import { createStateHistory, type StateHistory } from './state-history.js';
-import type { BlockIdExt, LocalnetLogger } from './types.js';
+import type { BlockIdExt, LocalnetLogger, StoredBlock } from './types.js';
 import type { RoundResult } from './round.js';
+import type { ValidatorKeys } from './validators.js';
 
 /** Options a chain keeps for its whole life (also saved in snapshots). */
 export type ChainSettings = {
@@ -22,6 +23,8 @@ export type ChainSettings = {
   historyRounds: number;
   stateHistoryRounds: number;
   globalId: number;
+  /** Validators signing the masterchain (config param 34); absent in chains made before they existed. */
+  validators?: number;
 };
 
 /** What the config says about the chain, read once. */
@@ -49,6 +52,10 @@ export type ChainCore = {
   mcTip: ChainTip;
   shardTips: Map<bigint, ChainTip>;
   keyBlock?: BlockIdExt;
+  /** The key block itself, kept past the history (forward proof links start from it), as liteservers keep key blocks. */
+  keyBlockData?: StoredBlock;
+  /** The validator set and its keys (derived from the seed); undefined for chains made without one. */
+  validators?: ValidatorKeys;
   /** Internal messages for the next round, by destination chain key. */
   queues: Map<string, QueuedMessage[]>;
   /** Submitted externals for the next round, by destination chain key. */

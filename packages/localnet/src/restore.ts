@@ -8,7 +8,8 @@ import { LocalnetError } from './errors.js';
 import type { QueuedMessage } from './execution.js';
 import { enqueue } from './round.js';
 import { basechainShards } from './shards.js';
-import { SNAPSHOT_FORMAT, type SnapshotFile, storedBlock } from './snapshot.js';
+import { signaturesFromJson, SNAPSHOT_FORMAT, type SnapshotFile, storedBlock } from './snapshot.js';
+import { deriveValidators } from './validators.js';
 import { type LocalnetLogger, silentLogger, type StoredBlock } from './types.js';
 
 /** Continues a chain from a snapshot: the next round has the next seqnos and links to the saved blocks. */
@@ -27,6 +28,7 @@ export async function restoreChain(path: string, options: { logger?: LocalnetLog
 
   const rounds = file.rounds.map((r) => {
     const mc = storedBlock(Buffer.from(r.mc, 'base64'), undefined);
+    mc.signatures = signaturesFromJson(r.signatures);
     return { mc, shards: r.shards.map((s) => storedBlock(Buffer.from(s, 'base64'), mc.id.seqno)) };
   });
   const last = rounds[rounds.length - 1];
@@ -39,8 +41,16 @@ export async function restoreChain(path: string, options: { logger?: LocalnetLog
     mcTip: tip(last.mc),
     shardTips: new Map(last.shards.map((b) => [b.id.shard, tip(b)])),
     keyBlock: file.keyBlock && { ...file.keyBlock, shard: BigInt(file.keyBlock.shard) },
+    // Keys re-derive from the seed; snapshots of chains made before validators existed have none.
+    validators: file.settings.validators ? deriveValidators(file.settings.seed, file.settings.validators, file.settings.genesisUtime) : undefined,
   });
   for (const r of rounds) core.history.add(r);
+  if (file.keyBlockData) {
+    core.keyBlockData = storedBlock(Buffer.from(file.keyBlockData.boc, 'base64'), undefined);
+    core.keyBlockData.signatures = signaturesFromJson(file.keyBlockData.signatures);
+  } else if (core.keyBlock) {
+    core.keyBlockData = core.history.get(core.keyBlock);
+  }
   // Account states of rounds before the restore are not saved: only the current state is known.
   core.stateFloor = last.mc.id.seqno;
   for (const m of file.messages) {

@@ -3,6 +3,7 @@ import { blockRandSeed, chainKey, chainKeyOf, type ChainCore, createdBy, utimeOf
 import { type BlockExecution, executeBlock, type ExecutedTx, type QueuedMessage, type WorkItem } from './execution.js';
 import { MASTERCHAIN, nextAlignedLt, ROOT_SHARD } from './shards.js';
 import type { StoredBlock } from './types.js';
+import { signBlock } from './validators.js';
 
 /** The masterchain seqno of the key block that carries the config (the genesis round). */
 export const GENESIS_KEY_BLOCK_SEQNO = 1;
@@ -99,9 +100,14 @@ export async function produceRound(core: ChainCore): Promise<RoundResult> {
     randSeed,
     minRefMcSeqno: core.mcTip.id.seqno,
     mc: { shards: shardBlocks, config: keyBlock ? { configAddr: core.config.configAddr, params: core.config.params } : undefined },
+    validatorSet: core.validators?.set,
   });
+  if (core.validators) mc.signatures = signBlock(core.validators, mc.id);
   core.mcTip = tip;
-  if (keyBlock) core.keyBlock = mc.id;
+  if (keyBlock) {
+    core.keyBlock = mc.id;
+    core.keyBlockData = mc;
+  }
 
   for (const msg of created) enqueue(core, core.queues, msg);
   core.history.add({ mc, shards: shardBlocks });

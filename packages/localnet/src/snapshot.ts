@@ -5,7 +5,7 @@ import { type ExtBlkRef, loadBlock, parseBoc, partBoc } from '@tonstream/block';
 import type { ChainCore, ChainSettings } from './core.js';
 import type { QueuedMessage } from './execution.js';
 import { MASTERCHAIN, ROOT_SHARD } from './shards.js';
-import type { BlockIdExt, StoredBlock, TxRecord } from './types.js';
+import type { BlockIdExt, BlockSignature, StoredBlock, TxRecord } from './types.js';
 
 export const SNAPSHOT_FORMAT = 'tonstream-localnet/1';
 
@@ -16,9 +16,15 @@ export type SnapshotFile = {
   format: typeof SNAPSHOT_FORMAT;
   settings: ChainSettings;
   sandbox: ReturnType<typeof snapshotToSerializable>;
-  /** Kept rounds, oldest first: the masterchain block BoC, then the shard block BoCs (base64). */
-  rounds: { mc: string; shards: string[] }[];
+  /**
+   * Kept rounds, oldest first: the masterchain block BoC, then the shard block BoCs (base64), and the
+   * masterchain block's validator signatures as [node id short (hex), signature (base64)] (absent in
+   * snapshots of chains made before validators existed).
+   */
+  rounds: { mc: string; shards: string[]; signatures?: [string, string][] }[];
   keyBlock?: { workchain: number; shard: string; seqno: number; rootHash: string; fileHash: string };
+  /** The key block's BoC and signatures, kept after its round leaves `rounds` (absent in older snapshots). */
+  keyBlockData?: { boc: string; signatures?: [string, string][] };
   messages: JsonMessage[];
 };
 
@@ -36,12 +42,18 @@ export async function writeSnapshot(core: ChainCore, path: string): Promise<void
     destHash: m.destHash,
   }));
   const k = core.keyBlock;
+  const sigs = (b: StoredBlock) => b.signatures?.map((s): [string, string] => [s.nodeIdShort, b64(s.signature)]);
   const file: SnapshotFile = {
     format: SNAPSHOT_FORMAT,
     settings: core.settings,
     sandbox,
-    rounds: core.history.rounds().map((r) => ({ mc: b64(r.mc.boc), shards: r.shards.map((b) => b64(b.boc)) })),
+    rounds: core.history.rounds().map((r) => ({
+      mc: b64(r.mc.boc),
+      shards: r.shards.map((b) => b64(b.boc)),
+      signatures: sigs(r.mc),
+    })),
     keyBlock: k && { ...k, shard: k.shard.toString() },
+    keyBlockData: core.keyBlockData && { boc: b64(core.keyBlockData.boc), signatures: sigs(core.keyBlockData) },
     messages,
   };
   const tmp = `${path}.tmp-${process.pid}`;
@@ -85,4 +97,9 @@ export function storedBlock(boc: Uint8Array, mcSeqno: number | undefined): Store
     boc,
     transactions,
   };
+}
+
+/** Signatures as snapshots keep them, back to the chain's form. */
+export function signaturesFromJson(list: [string, string][] | undefined): BlockSignature[] | undefined {
+  return list?.map(([nodeIdShort, signature]) => ({ nodeIdShort, signature: Buffer.from(signature, 'base64') }));
 }

@@ -1,5 +1,8 @@
 /** Identifiers and records the chain hands out. Hashes are lowercase hex, shard ids carry their tag bit. */
 
+/** A validator's signature of a block; `nodeIdShort` is hex. */
+export type BlockSignature = { nodeIdShort: string; signature: Uint8Array };
+
 /** tonNode.blockIdExt: a block with its root and file hashes. */
 export type BlockIdExt = { workchain: number; shard: bigint; seqno: number; rootHash: string; fileHash: string };
 
@@ -42,6 +45,8 @@ export type TxRecord = {
 export type StoredBlock = BlockHeader & {
   /** BoC of the Block (its SHA-256 is `id.fileHash`). */
   boc: Uint8Array;
+  /** Masterchain blocks of a chain with validators: each validator's ed25519 signature of TL ton.blockId{root_hash, file_hash}. */
+  signatures?: BlockSignature[];
   /** Sorted by account id, then lt (the order of ShardAccountBlocks). */
   transactions: TxRecord[];
 };

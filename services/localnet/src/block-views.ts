@@ -62,7 +62,8 @@ export function createBlockViews(chain: Chain): BlockViews {
     }),
     mcStateExtra(mc) {
       const { configAddr, keyBlock } = chain.config();
-      return { shardHashes: shardHashesRoot(cell(mc)), configAddr, config: configCell(), lastKeyBlock: keyBlock && extRef(keyBlock) };
+      const vset = chain.validatorSet();
+      return { shardHashes: shardHashesRoot(cell(mc)), configAddr, config: configCell(), lastKeyBlock: keyBlock && extRef(keyBlock), validatorInfo: vset && { hashShort: vset.hashShort, ccSeqno: vset.ccSeqno } };
     },
     masterOf: (b) => (b.id.workchain === MASTERCHAIN ? b : chain.lookupBlock(MASTERCHAIN, ROOT_SHARD, { seqno: b.mcSeqno })),
   };

@@ -42,6 +42,8 @@ export const STATE_FILES = {
   /** 32 bytes hex: the liteserver's ed25519 seed, kept across resets so clients' global config stays valid. */
   serverKey: 'liteserver-key.hex',
   globalConfig: 'global.config.json',
+  /** The prefunded wallets: mnemonic, version, address and balance at start (public test keys). */
+  wallets: 'wallets.json',
 } as const;
 
 const FLAGS = ['--reset'] as const;

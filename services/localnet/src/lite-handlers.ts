@@ -2,13 +2,14 @@
  * The liteserver methods (upstream lite_api.tl) answered from the local chain. Answers have the
  * shapes a mainnet liteserver gives, with unsigned proofs (see proofs.ts for what they prove).
  * Not implemented (answered with liteServer.error 502): getState (the chain keeps no shard states),
- * getBlockProof (no validator signatures), getValidatorStats, the *WithProof variants.
+ * getValidatorStats, the *WithProof variants; getBlockProof serves forward links only (block-proof.ts).
  */
 import { Dictionary } from '@ton/core';
 import { beginCell, type Cell, cellFromBoc, cellToBoc, prune } from '@tonstream/block';
 import { ErrorCode, type LiteHandler, type LiteMethod, LiteServerError, type LiteServerHandlers } from '@tonstream/liteserver';
 import { type Chain, MASTERCHAIN, ROOT_SHARD, shardOfAccount, stackFromBoc, type StoredBlock, type TxRecord } from '@tonstream/localnet';
 import type { liteServer_accountId, liteServer_transactionId, liteServer_transactionId3, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
+import { partialBlockProof } from './block-proof.js';
 import { createBlockViews } from './block-views.js';
 import { accountStateProof, configStateProof, transactionsProof } from './proofs.js';
 import { bitAt, hashmapLeaf, keyBits } from './proof-plan.js';
@@ -268,6 +269,12 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
         if (lib) result.push({ kind: 'liteServer.libraryEntry' as const, hash: Buffer.from(hash, 'hex'), data: lib.toBoc() });
       }
       return { kind: 'liteServer.libraryResult', result };
+    },
+    'liteServer.getBlockProof': (p) => {
+      const from = masterBlock(p.knownBlock);
+      // mode bit 0: target_block given; otherwise the last masterchain block.
+      const to = p.mode & 1 && p.targetBlock ? masterBlock(p.targetBlock) : headBlock();
+      return partialBlockProof(chain, views, from, to);
     },
     'liteServer.getShardBlockProof': (p) => {
       const b = stored(p.id);

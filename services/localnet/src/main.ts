@@ -15,6 +15,7 @@ import { createLocalnetMetrics } from './metrics.js';
 import { appendLedger, catchUpLedger } from './ledger.js';
 import { createRoundLoop } from './round-loop.js';
 import { createRoundReporter } from './round-report.js';
+import { prefundedWalletsOnChain, walletsBanner, writeWalletsFile } from './wallets-file.js';
 import { type ChainIdentity, loadOrCreateKeySeed, readChainIdentity, writeChainIdentity } from './state-dir.js';
 
 /** Rounds between snapshots while running (a minute at the default round time), besides the one at shutdown. */
@@ -79,6 +80,9 @@ async function main(): Promise<void> {
     zeroState: { rootHash: toBase64(zero.rootHash), fileHash: toBase64(zero.fileHash) },
     localnet: true,
   });
+  const wallets = await prefundedWalletsOnChain(chain);
+  writeWalletsFile(stateFile(STATE_FILES.wallets), wallets);
+  process.stdout.write(walletsBanner(wallets, stateFile(STATE_FILES.wallets)));
   const metricsServer = await startMetricsServer({ registry, host: config.metricsHost, port: config.metricsPort, health: reporter.health });
 
   // Shutdown runs these last first: stop rounds, snapshot, close the liteserver, then metrics.
@@ -119,6 +123,9 @@ async function openChain(config: LocalnetConfig, stateFile: (name: string) => st
         shards: chain.shards.length,
         seed: identity.seed,
       });
+    }
+    if (!chain.validatorSet()) {
+      logger.warn('this chain was made by an older version: no validator set, signatures or prefunded wallets; start with --reset to get them', { snapshot: snapshotPath });
     }
     return { chain, identity };
   }

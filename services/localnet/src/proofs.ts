@@ -30,6 +30,19 @@ export function blockHeaderProof(block: Cell): Cell {
   return merkleProof(applyPlan(block, HEADER_PLAN));
 }
 
+/**
+ * A key block's header and the config its McBlockExtra carries, cut to the paths to `params` (an
+ * absent parameter's path ends where its key leaves the dictionary): a forward proof link's
+ * config_proof, from which clients read the validator set.
+ */
+export function keyBlockConfigProof(keyBlock: Cell, params: number[]): Cell {
+  const custom = keyBlock.refs[BLOCK.extra].refs[BLOCK_EXTRA.custom];
+  // McBlockExtra of a key block: config:ConfigParams is its last reference.
+  const configRef = custom.refs.length - 1;
+  const configPlan = hashmapPlan(32, params.map((p) => keyBits(BigInt(p), 32)), 'all');
+  return merkleProof(applyPlan(keyBlock, keepRefs({ [BLOCK.info]: 'all', [BLOCK.stateUpdate]: 'all', [BLOCK.extra]: keepRefs({ [BLOCK_EXTRA.custom]: keepRefs({ [configRef]: configPlan }) }) })));
+}
+
 /** A masterchain block's header and its ShardHashes (what commits the shard blocks). */
 export function shardHashesProof(mcBlock: Cell): Cell {
   return merkleProof(
@@ -104,7 +117,14 @@ export function accountStateProof(h: StateHeader, account: StateAccount | undefi
 }
 
 /** What a masterchain state's McStateExtra holds that a config proof shows or hashes. */
-export type McStateExtraInput = { shardHashes?: Cell; configAddr: string; config: Cell; lastKeyBlock?: ExtBlkRef };
+export type McStateExtraInput = {
+  shardHashes?: Cell;
+  configAddr: string;
+  config: Cell;
+  lastKeyBlock?: ExtBlkRef;
+  /** The current validator set's gen_validator_list_hash_short and catchain seqno. */
+  validatorInfo?: { hashShort: number; ccSeqno: number };
+};
 
 /**
  * masterchain_state_extra#cc26 shard_hashes:ShardHashes config:ConfigParams
@@ -112,7 +132,7 @@ export type McStateExtraInput = { shardHashes?: Cell; configAddr: string; config
  *      last_key_block:(Maybe ExtBlkRef) block_create_stats:(flags . 0)?BlockCreateStats ]
  *   global_balance:CurrencyCollection = McStateExtra;
  * _ config_addr:bits256 config:^(Hashmap 32 ^Cell) = ConfigParams;
- * No validators, no old blocks index: flags 0, an empty prev_blocks.
+ * No old blocks index: flags 0, an empty prev_blocks.
  */
 export function mcStateExtra(d: McStateExtraInput): Cell {
   const b = beginCell().storeUint(0xcc26, 16);
@@ -120,7 +140,8 @@ export function mcStateExtra(d: McStateExtraInput): Cell {
   else b.storeBit(0);
   b.storeHash(d.configAddr).storeRef(d.config);
   // validator_info$_ validator_list_hash_short:uint32 catchain_seqno:uint32 nx_cc_updated:Bool; prev_blocks empty: 0 + KeyMaxLt (key:Bool max_end_lt:uint64)
-  const info = beginCell().storeUint(0, 16).storeUint(0, 32).storeUint(0, 32).storeBit(0).storeBit(0).storeBit(0).storeUint(0, 64).storeBit(0);
+  const vi = d.validatorInfo;
+  const info = beginCell().storeUint(0, 16).storeUint(vi?.hashShort ?? 0, 32).storeUint(vi?.ccSeqno ?? 0, 32).storeBit(0).storeBit(0).storeBit(0).storeUint(0, 64).storeBit(0);
   if (d.lastKeyBlock) storeExtBlkRef(info.storeBit(1), d.lastKeyBlock);
   else info.storeBit(0);
   b.storeRef(info.endCell());
