@@ -78,6 +78,12 @@ async function main(): Promise<void> {
       floor: () => one((s) => readTransactions(s, scope, { accounts: [account()] }, { ...page, order: 'lt' })),
     },
     {
+      // An explorer's front page: the newest transactions of the whole chain (migration 7's key range).
+      name: 'transactions_latest',
+      path: () => '/api/v3/transactions?limit=10',
+      floor: () => one((s) => readTransactions(s, scope, {}, { ...page, order: 'lt' })),
+    },
+    {
       name: 'transactionsByMasterchainBlock',
       path: () => `/api/v3/transactionsByMasterchainBlock?seqno=${mcSeqno()}`,
       floor: () => one((s) => readTransactions(s, scope, { mcSeqno: mcSeqno() }, { ...page, order: 'lt' })),

@@ -1,0 +1,11 @@
+/*
+ * Ethena on TON: USDe staked for tsUSDe (toncenter/ton-indexer indexer/events/blocks/ethena_staking.py
+ * recognizes the protocol by these two masters).
+ */
+
+/** USDe jetton master. */
+export const ETHENA_USDE_MASTER = '0:086FA2A675F74347B08DD4606A549B8FDB98829CB282BC1949D3B12FBAED9DCC';
+/** tsUSDe (staked USDe) jetton master. */
+export const ETHENA_TSUSDE_MASTER = '0:D0E545323C7ACB7102653C073377F7E3C67F122EB94D430A250739F109D4A57D';
+/** tsUSDe minter -> user's timelocked wallet: the unstaked amount, an internal_transfer body. */
+export const ETHENA_TIMELOCKED_TRANSFER_OP = 0xb2583ed5;
