@@ -1,0 +1,56 @@
+/**
+ * The index as API clients see it, for Prometheus: read from ClickHouse at scrape time, so it stays
+ * true while the writer is down (the "indexer stalled" alert relies on that).
+ */
+import type { Watermark } from '@tonstream/store';
+import { Gauge, type Registry } from 'prom-client';
+import type { IndexState } from '../index-state.js';
+
+export function registerIndexMetrics(registry: Registry, index: IndexState, now: () => number = Date.now): void {
+  let last: Watermark | null = null;
+  let reachable = 0;
+  // One read per scrape, shared by the three gauges (prom-client collects each one separately).
+  let scrape: Promise<void> | undefined;
+  const read = () =>
+    (scrape ??= index
+      .watermark()
+      .then(
+        (w) => {
+          last = w;
+          reachable = 1;
+        },
+        // The last known watermark stays: the index did not move while ClickHouse was away.
+        () => {
+          reachable = 0;
+        },
+      )
+      .finally(() => setImmediate(() => (scrape = undefined))));
+  const registers = [registry];
+  new Gauge({
+    name: 'tonstream_api_index_mc_seqno',
+    help: 'The watermark the API serves (0 before anything is indexed), read from ClickHouse at scrape time',
+    registers,
+    async collect() {
+      await read();
+      this.set(last?.mc_seqno ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'tonstream_api_index_lag_seconds',
+    help: 'Now minus gen_utime of the masterchain block at the watermark (NaN before anything is indexed)',
+    registers,
+    async collect() {
+      await read();
+      this.set(last ? Math.max(0, now() / 1000 - last.gen_utime) : NaN);
+    },
+  });
+  new Gauge({
+    name: 'tonstream_api_clickhouse_up',
+    help: '1 when the API read the watermark from ClickHouse at this scrape, else 0',
+    registers,
+    async collect() {
+      await read();
+      this.set(reachable);
+    },
+  });
+}

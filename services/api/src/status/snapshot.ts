@@ -1,0 +1,47 @@
+/** Everything the status page shows, as one JSON document (`/status/data.json`). */
+import { type DeadLetterCount, masterchainInfo, type RateBucket, readDeadLetterCounts, readIndexRates, type Store } from '@tonstream/store';
+import type { IndexState } from '../index-state.js';
+import type { StatusConfig } from './config.js';
+import { type HealthReport, readHealth } from './health.js';
+
+/** The charts cover this much chain time before the watermark, in buckets of BUCKET_SECONDS. */
+export const RATE_WINDOW_SECONDS = 600;
+export const RATE_BUCKET_SECONDS = 10;
+/** Every store read of the page together; the page polls, so a slow ClickHouse must not pile requests up. */
+const QUERY_TIMEOUT_MS = 5_000;
+
+type BlockRef = { seqno: number; gen_utime: number };
+
+export type StatusSnapshot = {
+  now: number;
+  /** Null before anything is indexed. */
+  watermark: (BlockRef & { lag_seconds: number }) | null;
+  first: BlockRef | null;
+  rates: { window_seconds: number; bucket_seconds: number; source: string; buckets: RateBucket[] };
+  dead_letters: DeadLetterCount[];
+  health: HealthReport;
+};
+
+export async function readSnapshot(store: Store, index: IndexState, config: StatusConfig, now: () => number = Date.now): Promise<StatusSnapshot> {
+  const query = { timeoutMs: QUERY_TIMEOUT_MS };
+  const [watermark, health] = await Promise.all([index.watermark(), readHealth(config)]);
+  const [info, buckets, dead] = await Promise.all([
+    watermark ? masterchainInfo(store, watermark, query) : null,
+    watermark ? readIndexRates(store, watermark, RATE_WINDOW_SECONDS, RATE_BUCKET_SECONDS, query) : [],
+    readDeadLetterCounts(store, watermark, query),
+  ]);
+  const nowS = now() / 1000;
+  return {
+    now: Math.floor(nowS),
+    watermark: watermark && { seqno: watermark.mc_seqno, gen_utime: watermark.gen_utime, lag_seconds: Math.max(0, Math.round(nowS - watermark.gen_utime)) },
+    first: info ? { seqno: info.first.seqno, gen_utime: Number(info.first.gen_utime) } : null,
+    rates: {
+      window_seconds: RATE_WINDOW_SECONDS,
+      bucket_seconds: RATE_BUCKET_SECONDS,
+      source: 'ClickHouse: blocks and transactions committed by the masterchain blocks of each bucket, by their gen_utime',
+      buckets,
+    },
+    dead_letters: dead,
+    health,
+  };
+}
