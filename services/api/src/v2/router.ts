@@ -1,0 +1,114 @@
+import type { Logger } from '@tonstream/runtime';
+import { StoreError, type Store } from '@tonstream/store';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { HttpError } from '../http-error.js';
+import type { IndexState } from '../index-state.js';
+import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { MAX_JSON_BODY_BYTES } from '../v3/json-body.js';
+import { errorEnvelope, okEnvelope, PAGE_NOTE, V2Error } from './envelope.js';
+import { bodyValues, parseValues, type V2Method } from './method.js';
+
+export type V2Deps = { store: Store; index: IndexState; lite: Liteserver; testnet: boolean; logger: Logger };
+
+/** The status and message of any failure, as the v2 envelope reports it. */
+export function v2Failure(err: unknown, logger: Logger, what: string): { status: number; message: string } {
+  if (err instanceof V2Error || err instanceof HttpError || err instanceof LiteserverError) {
+    if (err.status >= 500) logger.warn('v2 call failed', { method: what, status: err.status, err: err.message });
+    return { status: err.status, message: err.message };
+  }
+  if (err instanceof StoreError && err.retriable) return { status: 503, message: `index unavailable: ${err.message}` };
+  logger.error('v2 call failed', { method: what, err });
+  return { status: 500, message: `internal server error: ${(err as Error).message}` };
+}
+
+const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
+
+/** Express JSON parsing with its failures as v2 envelopes (400 not JSON, 413 too large). */
+function jsonBody(req: Request, res: Response, next: NextFunction): void {
+  const started = Date.now();
+  parseJson(req, res, (err?: unknown) => {
+    if (err === undefined) return next();
+    const e = err as { type?: string; message?: string };
+    const status = e.type === 'entity.too.large' ? 413 : 400;
+    const message = status === 413 ? `request body too large: over ${MAX_JSON_BODY_BYTES} bytes` : `request body is not valid JSON: ${e.message ?? 'unreadable'}`;
+    res.status(status).json(errorEnvelope(status, message, started));
+  });
+}
+
+/**
+ * The /api/v2 router: every method at `/<name>` (GET with the query, POST with a JSON body) and
+ * `/jsonRPC`; anything else is the envelope with 404 (an unknown path) or 405 (a wrong HTTP method).
+ */
+export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Router {
+  const router = express.Router();
+  // Browsers' dapps call toncenter from any origin (TonClient sends JSON, so a preflight comes first).
+  router.use((req, res, next) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.method !== 'OPTIONS') return next();
+    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', String(req.headers['access-control-request-headers'] ?? 'Content-Type, X-API-Key'));
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
+  });
+  const byName = new Map<string, V2Method>();
+  for (const m of methods) for (const name of [m.name, ...(m.aliases ?? [])]) byName.set(name, m);
+
+  const call = async (m: V2Method, values: URLSearchParams | Map<string, string[]>) => {
+    const params = parseValues(m.params, values);
+    const watermark = await deps.index.watermark();
+    return m.handle({ params, store: deps.store, scope: { watermark: watermark?.mc_seqno ?? null }, lite: deps.lite, testnet: deps.testnet });
+  };
+
+  const answer = async (res: Response, name: string, run: () => Promise<unknown>, rpc?: { id: unknown; jsonrpc: unknown }) => {
+    const started = Date.now();
+    const echo = rpc ? { ...(rpc.jsonrpc !== undefined ? { jsonrpc: rpc.jsonrpc } : {}), ...(rpc.id !== undefined && rpc.id !== null ? { id: rpc.id } : {}) } : {};
+    try {
+      const result = await run();
+      // A page shorter than asked says why, beside the result (clients that do not know it ignore it).
+      const page = typeof result === 'object' && result !== null ? (result as { [PAGE_NOTE]?: unknown })[PAGE_NOTE] : undefined;
+      res.status(200).json({ ...okEnvelope(result, started), ...(page ? { page } : {}), ...echo });
+    } catch (err) {
+      const { status, message } = v2Failure(err, deps.logger, name);
+      res.status(status).json({ ...errorEnvelope(status, message, started), ...echo });
+    }
+  };
+
+  for (const [name, m] of byName) {
+    const path = `/${name}`;
+    router.all(path, (req, res, next) => {
+      res.locals.route = `/api/v2${path}`;
+      next();
+    });
+    if ((m.http ?? 'get+post') === 'get+post') {
+      router.get(path, (req, res) => answer(res, name, () => call(m, new URL(req.originalUrl, 'http://localhost').searchParams)));
+    }
+    router.post(path, jsonBody, (req, res) => answer(res, name, () => call(m, bodyValues(m.params, req.body))));
+    router.all(path, (req, res) => {
+      res.status(405).json(errorEnvelope(405, `method ${req.method} is not supported`, Date.now()));
+    });
+  }
+
+  router.post('/jsonRPC', jsonBody, (req, res) => {
+    res.locals.route = '/api/v2/jsonRPC';
+    const body = req.body as { id?: unknown; jsonrpc?: unknown; method?: unknown; params?: unknown } | undefined;
+    const rpc = { id: body?.id, jsonrpc: body?.jsonrpc };
+    const name = typeof body?.method === 'string' ? body.method : '';
+    return answer(res, `jsonRPC ${name}`, async () => {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new V2Error(422, 'request body must be a JSON-RPC object {id, jsonrpc, method, params}');
+      if (typeof body.method !== 'string' || body.method === '') throw new V2Error(422, 'parameter "method" is required: the v2 method name');
+      const m = byName.get(body.method);
+      if (!m) throw new V2Error(404, `Unknown method: ${body.method.slice(0, 64)}`);
+      return call(m, bodyValues(m.params, body.params));
+    }, rpc);
+  });
+  router.all('/jsonRPC', (req, res) => {
+    res.locals.route = '/api/v2/jsonRPC';
+    res.status(405).json(errorEnvelope(405, `method ${req.method} is not supported`, Date.now()));
+  });
+
+  router.use((req, res) => {
+    res.locals.route = res.locals.route ?? '/api/v2/unmatched';
+    res.status(404).json(errorEnvelope(404, 'Not Found', Date.now()));
+  });
+  return router;
+}

@@ -1,0 +1,135 @@
+import { Address, beginCell, type Cell, loadMessage, type Message, storeMessage } from '@ton/core';
+import { readLiteAccountState } from '../account-state.js';
+import { estimateFees } from '../fee-estimate.js';
+import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { HttpError } from '../http-error.js';
+import { optional, required, withDefault } from '../v3/params.js';
+import { configDict } from './config.js';
+import { V2Error } from './envelope.js';
+import * as kinds from './kinds.js';
+import { defineMethod } from './method.js';
+
+/** Sending and fee estimation (toncenter-v2.md §2.6): messages go to the liteserver's sendMessage. */
+
+const bocParam = (what: string) => ({
+  ...required(kinds.boc, what),
+  read(texts: string[], name: string) {
+    if (texts.length === 0) throw new V2Error(422, 'empty boc');
+    return required(kinds.boc, what).read(texts, name);
+  },
+});
+
+/** The BoC as an external-in message; 422 naming `boc` when it is none. */
+export function externalMessage(cell: Cell): Message {
+  let m: Message;
+  try {
+    m = loadMessage(cell.beginParse());
+  } catch (err) {
+    throw new V2Error(422, `invalid value for parameter "boc": not a message (${(err as Error).message})`);
+  }
+  if (m.info.type !== 'external-in') throw new V2Error(422, `invalid value for parameter "boc": an ${m.info.type} message; only external-in messages can be sent`);
+  return m;
+}
+
+/** TEP-467 normalised hash: src addr_none, import_fee 0, no init, body in a ref. */
+export function normalizedHash(m: Message): Buffer {
+  if (m.info.type !== 'external-in') throw new TypeError('not external-in');
+  const norm: Message = { info: { type: 'external-in', src: null, dest: m.info.dest, importFee: 0n }, init: null, body: m.body };
+  return beginCell().store(storeMessage(norm, { forceRef: true })).endCell().hash();
+}
+
+export async function sendExternal(lite: Liteserver, cell: Cell): Promise<Message> {
+  const m = externalMessage(cell);
+  await lite.sendMessage(cell.toBoc());
+  return m;
+}
+
+export const sendBoc = defineMethod({
+  name: 'sendBoc',
+  summary: 'Sends an external message (BoC, base64)',
+  source: 'liteserver',
+  http: 'post',
+  params: { boc: bocParam('The external message, a base64 BoC.') },
+  async handle({ params, lite }) {
+    await sendExternal(lite, params.boc);
+    return { '@type': 'ok' };
+  },
+});
+
+async function sendReturningHash(lite: Liteserver, boc: Cell) {
+  const m = await sendExternal(lite, boc);
+  return { '@type': 'raw.extMessageInfo', hash: boc.hash().toString('base64'), hash_norm: normalizedHash(m).toString('base64') };
+}
+
+export const sendBocReturnHash = defineMethod({
+  name: 'sendBocReturnHash',
+  summary: 'Sends an external message and answers its hash and normalised hash',
+  source: 'liteserver',
+  http: 'post',
+  params: { boc: bocParam('The external message, a base64 BoC.') },
+  handle: ({ params, lite }) => sendReturningHash(lite, params.boc),
+});
+
+export const sendBocReturnHashNoError = defineMethod({
+  name: 'sendBocReturnHashNoError',
+  summary: 'sendBocReturnHash, with a rejection by the liteserver answered as 400',
+  source: 'liteserver',
+  http: 'post',
+  params: { boc: bocParam('The external message, a base64 BoC.') },
+  async handle({ params, lite }) {
+    try {
+      return await sendReturningHash(lite, params.boc);
+    } catch (err) {
+      // Rejected by the node (not unreachable): the caller's message, so a 4xx.
+      if (err instanceof LiteserverError && err.status === 500) throw new V2Error(400, err.message);
+      throw err;
+    }
+  },
+});
+
+const queryParams = {
+  address: required(kinds.address, 'Destination account.'),
+  body: required(kinds.boc, 'Message body, a base64 BoC.'),
+  init_code: optional(kinds.boc, 'Code of the StateInit, a base64 BoC.'),
+  init_data: optional(kinds.boc, 'Data of the StateInit, a base64 BoC.'),
+};
+
+function buildExternal(p: { address: kinds.V2Address; body: Cell; init_code?: Cell; init_data?: Cell }): Message {
+  if ((p.init_code === undefined) !== (p.init_data === undefined)) throw new HttpError(422, 'init_code and init_data should be used together');
+  const dest = new Address(p.address.workchain, Buffer.from(p.address.hash));
+  return { info: { type: 'external-in', src: null, dest, importFee: 0n }, init: p.init_code && p.init_data ? { code: p.init_code, data: p.init_data } : null, body: p.body };
+}
+
+export const sendQuery = defineMethod({
+  name: 'sendQuery',
+  summary: 'Builds an external message from address, body and optional StateInit, and sends it',
+  source: 'liteserver',
+  http: 'post',
+  params: queryParams,
+  async handle({ params, lite }) {
+    const message = buildExternal(params);
+    await lite.sendMessage(beginCell().store(storeMessage(message)).endCell().toBoc());
+    return { '@type': 'ok' };
+  },
+});
+
+/** Fees of an external message by emulation on the account's current state (shared with v3 /estimateFee). */
+export async function estimateFee(lite: Liteserver, p: { address: kinds.V2Address; body: Cell; init_code?: Cell; init_data?: Cell }, ignoreChksig: boolean) {
+  const message = buildExternal(p);
+  const [state, config] = await Promise.all([readLiteAccountState(lite, p.address), configDict(lite, undefined)]);
+  const res = await estimateFees(state, message, config, ignoreChksig, Math.max(state.syncUtime, Math.floor(Date.now() / 1000)));
+  if (!res.ok) throw new V2Error(422, `message not accepted by the account: ${res.error}${res.exitCode !== undefined ? ` (exit code ${res.exitCode})` : ''}`);
+  return res.sourceFees;
+}
+
+export const estimateFeeMethod = defineMethod({
+  name: 'estimateFee',
+  summary: 'Fees of an external message, by emulating it on the account (TON emulator in @ton/sandbox)',
+  source: 'liteserver',
+  http: 'post',
+  params: { ...queryParams, ignore_chksig: withDefault(kinds.bool, true, 'Skip the signature check; default true.') },
+  async handle({ params, lite }) {
+    const source_fees = await estimateFee(lite, params, params.ignore_chksig);
+    return { '@type': 'query.fees', source_fees, destination_fees: [] };
+  },
+});

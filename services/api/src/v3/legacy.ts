@@ -1,0 +1,225 @@
+import type { AccountStateRecord } from '@tonstream/records';
+import { readAccountStates } from '@tonstream/store';
+import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../account-state.js';
+import { HttpError } from '../http-error.js';
+import { LiteserverError } from '../liteserver.js';
+import { V2Error } from '../v2/envelope.js';
+import { walletInformation } from '../v2/accounts.js';
+import { runGetMethod } from '../v2/get-methods.js';
+import * as v2kinds from '../v2/kinds.js';
+import { estimateFee, normalizedHash, sendExternal } from '../v2/send.js';
+import { readStack, v3StackEntry } from '../v2/stack.js';
+import { defineEndpoint, type Endpoint, type EndpointContext } from './endpoint.js';
+import * as kinds from './kinds.js';
+import type { JsonSchema, Kind } from './kinds.js';
+import { optional, type Param, withDefault } from './params.js';
+import { parseWalletData, walletType } from './wallets.js';
+
+/**
+ * v3's legacy v2-compatible endpoints (toncenter-v3.md §2.10) on the v2 code: /addressInformation
+ * (/account), /walletInformation (/wallet) from the index by default (`use_v2=true`: the
+ * liteserver), and POST /message, /runGetMethod, /estimateFee through the liteserver. As toncenter,
+ * a missing required field is 401 naming it.
+ */
+
+/** A required parameter whose absence is toncenter's 401 with its own wording. */
+function required401<T>(kind: Kind<T>, description: string, missing: string): Param<T> {
+  const base = optional(kind, description);
+  return {
+    ...base,
+    required: true,
+    read(texts, name) {
+      const v = base.read(texts, name);
+      if (v === undefined) throw new HttpError(401, missing);
+      return v;
+    },
+  };
+}
+
+/** v2 and liteserver failures as the `{error}` answers of v3 (status kept). */
+async function v2Call<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (err instanceof V2Error || err instanceof LiteserverError) throw new HttpError(err.status, err.message);
+    throw err;
+  }
+}
+
+const ZERO_HASH = Buffer.alloc(32).toString('base64');
+const V2_STATUS = { active: 'active', uninitialized: 'uninit', frozen: 'frozen' } as const;
+const addressParams = {
+  address: required401(v2kinds.address, 'Account address, raw or user-friendly.', 'address of account is required'),
+  use_v2: withDefault(kinds.bool, false, 'Read the state from the liteserver (v2 getAddressInformation) instead of the index; default false.'),
+};
+type AddressParams = typeof addressParams;
+
+async function indexedState(ctx: EndpointContext<AddressParams>): Promise<AccountStateRecord | undefined> {
+  return (await readAccountStates(ctx.store, ctx.scope, [ctx.params.address.raw])).get(ctx.params.address.raw);
+}
+
+const liteState = (ctx: EndpointContext<AddressParams>): Promise<LiteAccountState> => v2Call(() => readLiteAccountState(ctx.lite, ctx.params.address));
+
+const nullable = (type: 'string'): JsonSchema => ({ type, nullable: true });
+const ADDRESS_INFORMATION: JsonSchema = {
+  type: 'object',
+  properties: { balance: { type: 'string' }, code: nullable('string'), data: nullable('string'), last_transaction_lt: nullable('string'), last_transaction_hash: nullable('string'), frozen_hash: nullable('string'), status: { type: 'string' } },
+  required: ['balance', 'status'],
+};
+const WALLET_INFORMATION: JsonSchema = {
+  type: 'object',
+  properties: { balance: { type: 'string' }, wallet_type: { type: 'string' }, seqno: { type: 'integer' }, wallet_id: { type: 'integer' }, last_transaction_lt: { type: 'string' }, last_transaction_hash: { type: 'string' }, status: { type: 'string' } },
+  required: ['balance', 'status'],
+};
+
+function addressInformation(path: string, operationId: string): Endpoint {
+  return defineEndpoint({
+    path,
+    operationId,
+    summary: 'Balance, code, data and last transaction of an account (v2-compatible)',
+    description: 'From the index (the latest state at or below the watermark); `use_v2=true` reads the liteserver.',
+    tag: 'api/v2',
+    params: addressParams,
+    response: ADDRESS_INFORMATION,
+    async handle(ctx) {
+      if (ctx.params.use_v2) {
+        const s = await liteState(ctx);
+        const parts = stateParts(s.account);
+        return {
+          balance: balanceOf(s.account).toString(),
+          code: parts.code || null,
+          data: parts.data || null,
+          last_transaction_lt: s.lastTx.lt.toString(),
+          last_transaction_hash: s.lastTx.hash.toString('base64'),
+          frozen_hash: parts.frozenHash || null,
+          status: V2_STATUS[tonlibState(s.account)],
+        };
+      }
+      const s = await indexedState(ctx);
+      if (!s) return { balance: '0', code: null, data: null, last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, frozen_hash: null, status: 'uninit' };
+      // toncenter's index path never fills frozen_hash.
+      return { balance: s.balance, code: s.code_boc, data: s.data_boc, last_transaction_lt: s.last_trans_lt, last_transaction_hash: s.last_trans_hash, frozen_hash: null, status: s.status };
+    },
+  });
+}
+
+function walletInformationAt(path: string, operationId: string): Endpoint {
+  return defineEndpoint({
+    path,
+    operationId,
+    summary: 'Wallet type, seqno and wallet id of a standard wallet (v2-compatible)',
+    description: 'From the index by default; `use_v2=true` reads the liteserver. 409 `not a wallet` for other initialised contracts.',
+    tag: 'api/v2',
+    params: addressParams,
+    response: WALLET_INFORMATION,
+    async handle(ctx) {
+      if (ctx.params.use_v2) {
+        const s = await liteState(ctx);
+        const { type, data } = walletInformation(s);
+        const status = V2_STATUS[tonlibState(s.account)];
+        if (!type && status !== 'uninit') throw new HttpError(409, 'not a wallet');
+        return { balance: balanceOf(s.account).toString(), ...(type ? { wallet_type: type } : {}), ...walletFields(data), last_transaction_lt: s.lastTx.lt.toString(), last_transaction_hash: s.lastTx.hash.toString('base64'), status };
+      }
+      const s = await indexedState(ctx);
+      if (!s) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, status: 'uninit' };
+      const type = s.status === 'active' ? walletType(s.code_hash) : undefined;
+      if (!type && s.status !== 'uninit') throw new HttpError(409, 'not a wallet');
+      const data = type ? parseWalletData(type, s.data_boc) : {};
+      return { balance: s.balance, ...(type ? { wallet_type: type } : {}), ...walletFields(data), last_transaction_lt: s.last_trans_lt, last_transaction_hash: s.last_trans_hash, status: s.status };
+    },
+  });
+}
+
+const walletFields = (d: { seqno?: number; wallet_id?: number }) => ({ ...(d.seqno !== undefined ? { seqno: d.seqno } : {}), ...(d.wallet_id !== undefined ? { wallet_id: d.wallet_id } : {}) });
+
+export const addressInformationEndpoint = addressInformation('/addressInformation', 'getV2AddressInformation');
+export const accountEndpoint = addressInformation('/account', 'getV2Account');
+export const walletInformationEndpoint = walletInformationAt('/walletInformation', 'getV2WalletInformation');
+export const walletEndpoint = walletInformationAt('/wallet', 'getV2Wallet');
+
+const boc = (description: string, missing: string) => required401(v2kinds.boc, description, missing);
+
+export const messageEndpoint = defineEndpoint({
+  path: '/message',
+  operationId: 'sendV2Message',
+  summary: 'Sends an external message (v2 sendBocReturnHash)',
+  tag: 'api/v2',
+  methods: ['post'],
+  params: { boc: boc('The external message, a base64 BoC.', 'boc is required') },
+  response: { type: 'object', properties: { message_hash: { type: 'string' }, message_hash_norm: { type: 'string' } }, required: ['message_hash'] },
+  async handle(ctx) {
+    const m = await v2Call(() => sendExternal(ctx.lite, ctx.params.boc));
+    return { message_hash: ctx.params.boc.hash().toString('base64'), message_hash_norm: normalizedHash(m).toString('base64') };
+  },
+});
+
+/** A legacy stack entry `{type, value}`; value a string (num also a JSON number). */
+const stackEntry: Kind<{ type: string; value: unknown }> = {
+  accepts: 'a stack entry {"type": "num"|"cell"|"slice", "value": …}',
+  schema: { type: 'object', properties: { type: { type: 'string', enum: ['num', 'cell', 'slice'] }, value: { type: 'string' } }, required: ['type', 'value'] },
+  parse(text) {
+    try {
+      const e = JSON.parse(text) as { type?: unknown; value?: unknown };
+      return typeof e === 'object' && e !== null && typeof e.type === 'string' && 'value' in e ? { type: e.type, value: e.value } : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+const LEGACY_TYPES: Record<string, string> = { num: 'num', cell: 'tvm.Cell', slice: 'tvm.Slice' };
+
+const STACK_ENTRY_OUT: JsonSchema = { type: 'object', properties: { type: { type: 'string' }, value: {} }, required: ['type'] };
+
+export const runGetMethodEndpoint = defineEndpoint({
+  path: '/runGetMethod',
+  operationId: 'runV2GetMethod',
+  summary: 'Runs a get-method on the liteserver (stack as {type, value})',
+  description: 'Output `num` values are hex (`0x…`, `-0x…`); cells and slices base64 BoCs; tuples and lists arrays of entries. `gas_used` is 0: the liteserver does not report it.',
+  tag: 'api/v2',
+  methods: ['post'],
+  params: {
+    address: required401(v2kinds.address, 'Contract address.', 'address is required'),
+    method: required401(v2kinds.methodName, 'Get-method name (or numeric id).', 'method is required'),
+    stack: { ...optional(stackEntry, 'Arguments in order.'), array: true, maxItems: 256, read: (texts: string[], name: string) => texts.map((t, i) => { const v = stackEntry.parse(t); if (!v) throw new HttpError(422, `invalid value for field "${name}" at index ${i}: expected ${stackEntry.accepts}`); return v; }) } as Param<{ type: string; value: unknown }[]>,
+  },
+  response: { type: 'object', properties: { gas_used: { type: 'integer' }, exit_code: { type: 'integer' }, stack: { type: 'array', items: STACK_ENTRY_OUT } }, required: ['gas_used', 'exit_code', 'stack'] },
+  async handle(ctx) {
+    const p = ctx.params;
+    const pairs = p.stack.map((e, i) => {
+      const type = LEGACY_TYPES[e.type];
+      if (!type) throw new HttpError(422, `invalid value for field "stack" at index ${i}: unsupported stack parameter type ${JSON.stringify(e.type).slice(0, 40)} (num, cell, slice)`);
+      return [type, e.value];
+    });
+    const stack = await v2Call(async () => readStack(pairs));
+    const run = await v2Call(() => runGetMethod(ctx.lite, p.address, p.method, stack));
+    return { gas_used: 0, exit_code: run.exitCode, stack: await v2Call(async () => run.stack.map((s) => v3StackEntry(s))) };
+  },
+});
+
+const FEES: JsonSchema = { type: 'object', properties: { in_fwd_fee: { type: 'integer' }, storage_fee: { type: 'integer' }, gas_fee: { type: 'integer' }, fwd_fee: { type: 'integer' } } };
+
+export const estimateFeeEndpoint = defineEndpoint({
+  path: '/estimateFee',
+  operationId: 'estimateV2Fee',
+  summary: 'Fees of an external message, by emulating it on the account',
+  description: 'As toncenter, `ignore_chksig` defaults to false here (v2: true).',
+  tag: 'api/v2',
+  methods: ['post'],
+  params: {
+    address: required401(v2kinds.address, 'Destination account.', 'address is required'),
+    body: required401(v2kinds.boc, 'Message body, a base64 BoC.', 'body is required'),
+    init_code: optional(v2kinds.boc, 'StateInit code, a base64 BoC.'),
+    init_data: optional(v2kinds.boc, 'StateInit data, a base64 BoC.'),
+    ignore_chksig: withDefault(kinds.bool, false, 'Skip the signature check; default false (as toncenter v3).'),
+  },
+  response: { type: 'object', properties: { source_fees: FEES, destination_fees: { type: 'array', items: FEES } }, required: ['source_fees', 'destination_fees'] },
+  async handle(ctx) {
+    const p = ctx.params;
+    const fees = await v2Call(() => estimateFee(ctx.lite, p, p.ignore_chksig));
+    const { '@type': _type, ...source_fees } = fees;
+    return { source_fees, destination_fees: [] };
+  },
+});
+
+export const LEGACY_ENDPOINTS: readonly Endpoint[] = [addressInformationEndpoint, accountEndpoint, walletInformationEndpoint, walletEndpoint, messageEndpoint, runGetMethodEndpoint, estimateFeeEndpoint];

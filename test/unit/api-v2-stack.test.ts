@@ -1,0 +1,180 @@
+import { createRequire } from 'node:module';
+import { Address, beginCell, Cell, external, storeMessage, type TupleItem, TupleReader } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { liteError } from '../../services/api/src/liteserver.js';
+import { errorEnvelope, okEnvelope, V2Error } from '../../services/api/src/v2/envelope.js';
+import { getMethodId } from '../../services/api/src/v2/get-methods.js';
+import * as kinds from '../../services/api/src/v2/kinds.js';
+import { bodyValues, parseValues } from '../../services/api/src/v2/method.js';
+import { normalizedHash } from '../../services/api/src/v2/send.js';
+import { readStack, v2StackEntry, v3StackEntry } from '../../services/api/src/v2/stack.js';
+import { optional, required } from '../../services/api/src/v3/params.js';
+
+// Oracles: @ton/core (tuples, cells, addresses) and tonweb's own parser of toncenter's stack format.
+type BN = { toString(base?: number): string };
+const HttpProviderUtils = (createRequire(import.meta.url)('tonweb/src/providers/HttpProviderUtils.js') as { default: { parseResponse(r: unknown): unknown } }).default;
+const tonwebParse = (stack: unknown[]) => HttpProviderUtils.parseResponse({ exit_code: 0, stack });
+
+const cell = beginCell().storeUint(0xdeadbeef, 32).storeRef(beginCell().storeUint(7, 3).endCell()).endCell();
+const b64 = cell.toBoc().toString('base64');
+
+function v2Error(f: () => unknown): V2Error {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(V2Error);
+    return err as V2Error;
+  }
+  throw new Error('expected a V2Error');
+}
+
+describe('readStack() reads toncenter stack entries', () => {
+  it('reads every num form as the same integer', () => {
+    const forms = [['num', '4660'], ['num', '0x1234'], ['int', 4660], ['number', '0x1234'], ['integer', '4660']];
+    for (const f of forms) expect(readStack([f])).toEqual([{ type: 'int', value: 4660n }]);
+    expect(readStack([['num', '-0x10']])).toEqual([{ type: 'int', value: -16n }]);
+    expect(readStack([['num', (2n ** 256n - 1n).toString()]])[0]).toEqual({ type: 'int', value: 2n ** 256n - 1n });
+  });
+
+  it('reads cells, slices and builders from base64 and from {bytes}', () => {
+    const [c, s, b, legacy] = readStack([['tvm.Cell', b64], ['tvm.Slice', b64], ['tvm.Builder', b64], ['slice', { bytes: b64 }]]) as { type: string; cell: Cell }[];
+    expect([c.type, s.type, b.type, legacy.type]).toEqual(['cell', 'slice', 'builder', 'slice']);
+    for (const x of [c, s, b, legacy]) expect(x.cell.equals(cell)).toBe(true);
+  });
+
+  it('reads tuples of tvm.stackEntry objects and lists as nested pairs', () => {
+    const num = (n: number) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: String(n) } });
+    const [tuple] = readStack([['tuple', { '@type': 'tvm.tuple', elements: [num(1), { '@type': 'tvm.stackEntryCell', cell: { '@type': 'tvm.cell', bytes: b64 } }] }]]) as { type: 'tuple'; items: TupleItem[] }[];
+    expect(tuple.items[0]).toEqual({ type: 'int', value: 1n });
+    expect(tuple.type).toBe('tuple');
+    const [list] = readStack([['tvm.List', { elements: [num(1), num(2)] }]]);
+    expect(list).toEqual({ type: 'tuple', items: [{ type: 'int', value: 1n }, { type: 'tuple', items: [{ type: 'int', value: 2n }, { type: 'null' }] }] });
+  });
+
+  it('refuses bad entries with 422 naming the stack', () => {
+    for (const bad of [[['num']], [['num', 'x1']], [['tvm.Cell', '']], [['tvm.Cell', 'AAAA']], [['unknown', 1]], [['tuple', {}]], 'x', [['num', (2n ** 256n).toString()]]]) {
+      const err = v2Error(() => readStack(bad));
+      expect(err.status).toBe(422);
+      expect(err.message).toMatch(/"stack"/);
+    }
+  });
+});
+
+describe('v2StackEntry() writes what tonweb reads back', () => {
+  it('numbers as hex, cells and slices as cells, tuples as tvm.tuple', () => {
+    const items: TupleItem[] = [
+      { type: 'int', value: 255n },
+      { type: 'int', value: -255n },
+      { type: 'cell', cell },
+      { type: 'slice', cell },
+      { type: 'tuple', items: [{ type: 'int', value: 3n }, { type: 'cell', cell }] },
+    ];
+    const out = items.map(v2StackEntry);
+    expect(out[0]).toEqual(['num', '0xff']);
+    expect(out[1]).toEqual(['num', '-0xff']);
+    expect(out[3][0]).toBe('cell');
+    const parsed = tonwebParse(out) as [BN, BN, { hash(): Promise<Uint8Array> }, unknown, [BN, unknown]];
+    expect(parsed[0].toString(10)).toBe('255');
+    expect(parsed[1].toString(10)).toBe('-255');
+    expect(parsed[4][0].toString(10)).toBe('3');
+    expect(Cell.fromBase64((out[2][1] as { bytes: string }).bytes).equals(cell)).toBe(true);
+    // tonlib's cell description: the first cell's bits and its refs.
+    expect((out[2][1] as { object: unknown }).object).toEqual({ data: { b64: Buffer.from('deadbeef', 'hex').toString('base64'), len: 32 }, refs: [{ data: { b64: Buffer.from([0b11100000]).toString('base64'), len: 3 }, refs: [], special: false }], special: false });
+  });
+
+  it('null is an empty tvm.list (TonClient reads it as null)', () => {
+    expect(v2StackEntry({ type: 'null' })).toEqual(['list', { '@type': 'tvm.list', elements: [] }]);
+  });
+
+  it('round-trips through @ton/core: readStack(v2 output) gives the same items', () => {
+    const items: TupleItem[] = [{ type: 'int', value: 42n }, { type: 'cell', cell }];
+    const back = readStack(items.map(v2StackEntry).map(([t, v]) => (t === 'cell' ? ['tvm.Cell', (v as { bytes: string }).bytes] : [t, v])));
+    const reader = new TupleReader(back);
+    expect(reader.readBigNumber()).toBe(42n);
+    expect(reader.readCell().equals(cell)).toBe(true);
+  });
+
+  it('v3 legacy entries are {type, value}', () => {
+    expect(v3StackEntry({ type: 'int', value: -1n })).toEqual({ type: 'num', value: '-0x1' });
+    expect(v3StackEntry({ type: 'slice', cell })).toEqual({ type: 'slice', value: b64 });
+    expect(v3StackEntry({ type: 'tuple', items: [{ type: 'null' }] })).toEqual({ type: 'tuple', value: [{ type: 'list', value: [] }] });
+  });
+});
+
+describe('getMethodId()', () => {
+  it('is crc16(name) | 0x10000, as the published ids of standard get-methods', () => {
+    // Ids as FunC prints them for these well-known methods.
+    expect(getMethodId('seqno')).toBe(85143n);
+    expect(getMethodId('get_public_key')).toBe(78748n);
+    expect(getMethodId('get_jetton_data')).toBe(106029n);
+    expect(getMethodId(123n)).toBe(123n);
+  });
+});
+
+describe('normalizedHash()', () => {
+  it('is the hash of the TEP-467 form: src addr_none, import_fee 0, no init, body in a ref', () => {
+    const dest = new Address(0, Buffer.alloc(32, 9));
+    const body = beginCell().storeUint(1, 8).endCell();
+    const sent = external({ to: dest, body, init: { code: body, data: body } });
+    const norm = beginCell().storeUint(0b10, 2).storeUint(0, 2).storeAddress(dest).storeCoins(0).storeBit(0).storeBit(1).storeRef(body).endCell();
+    expect(normalizedHash(sent).equals(norm.hash())).toBe(true);
+    expect(normalizedHash(sent).equals(beginCell().store(storeMessage(sent)).endCell().hash())).toBe(false);
+  });
+});
+
+describe('v2 parameter kinds and bodies', () => {
+  it('shard: signed decimal int64 only, kept unsigned', () => {
+    expect(kinds.shard.parse('-9223372036854775808')).toBe(2n ** 63n);
+    expect(kinds.shard.parse('6917529027641081856')).toBe(6917529027641081856n);
+    expect(kinds.shard.parse('8000000000000000')).toBe(8000000000000000n);
+    expect(kinds.shard.parse('9223372036854775808')).toBeUndefined();
+    expect(kinds.shard.parse('0x8000000000000000')).toBeUndefined();
+  });
+
+  it('address keeps the form given, with the flags @ton/core reads', () => {
+    const a = new Address(-1, Buffer.alloc(32, 0xab));
+    for (const [text, given] of [[a.toRawString(), 'raw_form'], [a.toString(), 'friendly_bounceable'], [a.toString({ bounceable: false, urlSafe: false }), 'friendly_non_bounceable']] as const) {
+      const v = kinds.address.parse(text)!;
+      expect(v.givenType).toBe(given);
+      expect(v.raw).toBe(`-1:${'AB'.repeat(32)}`);
+    }
+    expect(kinds.address.parse(a.toString({ testOnly: true }))!.testOnly).toBe(Address.parseFriendly(a.toString({ testOnly: true })).isTestOnly);
+  });
+
+  it('bool takes toncenter v2 forms, any case', () => {
+    for (const t of ['y', 'YES', 't', 'True', 'on', '1']) expect(kinds.bool.parse(t)).toBe(true);
+    for (const f of ['n', 'No', 'f', 'FALSE', 'off', '0']) expect(kinds.bool.parse(f)).toBe(false);
+    expect(kinds.bool.parse('maybe')).toBeUndefined();
+  });
+
+  it('JSON bodies: numbers and strings alike, null and "" absent, arrays for lists, objects refused', () => {
+    const params = { seqno: optional(kinds.seqno, ''), lt: optional(kinds.uint64, ''), address: required(kinds.address, '') };
+    const values = bodyValues(params, { seqno: 5, lt: '12', address: '0:' + '1'.repeat(64), extra: 1, init_code: '' });
+    expect(parseValues(params, values)).toMatchObject({ seqno: 5, lt: 12n, address: { raw: `0:${'1'.repeat(64)}` } });
+    expect(parseValues({ seqno: optional(kinds.seqno, '') }, bodyValues({ seqno: optional(kinds.seqno, '') }, { seqno: null }))).toEqual({ seqno: undefined });
+    expect(() => bodyValues(params, ['x'])).toThrow(/params must contain an object/);
+    expect(bodyValues(params, [])).toEqual(new Map());
+  });
+});
+
+describe('envelope and liteserver failures', () => {
+  it('ok and error envelopes carry @extra as <unix s>:_:<ms>', () => {
+    const started = Date.now() - 12;
+    expect(okEnvelope({ a: 1 }, started)).toMatchObject({ ok: true, result: { a: 1 } });
+    const e = errorEnvelope(422, 'bad', started);
+    expect(e).toMatchObject({ ok: false, error: 'bad', code: 422 });
+    expect(e['@extra']).toMatch(/^\d{10}:_:\d+\.\d{3}$/);
+  });
+
+  it("maps ton-lite-client's messages to statuses: not kept 404, not implemented 501, timeout 504, closed 503, else 500", () => {
+    expect(liteError(new Error('block not found: (0,8000000000000000,5)'), 'x').status).toBe(404);
+    expect(liteError(new Error('transaction 0:ab lt 5 hash 00 is not kept'), 'x').status).toBe(404);
+    expect(liteError(new Error('cannot compute block with specified transaction: lt not in db'), 'x').status).toBe(404);
+    expect(liteError(new Error('liteServer.getState is not implemented by this liteserver'), 'x').status).toBe(501);
+    expect(liteError(new Error('Timeout'), 'x').status).toBe(504);
+    expect(liteError(new Error('Engine is closed'), 'x').status).toBe(503);
+    const other = liteError(new Error('cannot apply external message'), 'sendMessage');
+    expect(other.status).toBe(500);
+    expect(other.message).toBe('LITE_SERVER_UNKNOWN: cannot apply external message');
+  });
+});
