@@ -1,0 +1,31 @@
+import type { ActionRecord } from '@tonstream/traces';
+
+/** The fields of toncenter's public Action object (toncenter-v3.md §3); the stored record also keeps classifier-internal ones. */
+const PUBLIC_FIELDS = [
+  'trace_id', 'action_id', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'trace_end_lt', 'trace_end_utime', 'trace_mc_seqno_end',
+  'transactions', 'success', 'type', 'details', 'trace_external_hash', 'trace_external_hash_norm',
+] as const;
+
+const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
+
+/** A stored action as `/actions` serves it: `accounts` only when asked, `finality` always finalized (indexed data). */
+export function toV3Action(a: ActionRecord, includeAccounts: boolean): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of PUBLIC_FIELDS) if (a[f] !== undefined && !(f.startsWith('trace_external') && a[f] === null)) out[f] = a[f];
+  if (includeAccounts) out.accounts = a.accounts;
+  out.finality = 'finalized';
+  return out;
+}
+
+/** Every address an action names (its accounts and the raw addresses in its details), for the address book. */
+export function actionAddresses(a: ActionRecord): string[] {
+  const found = new Set(a.accounts);
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (RAW_ADDRESS.test(v)) found.add(v);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(a.details);
+  return [...found];
+}

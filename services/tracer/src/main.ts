@@ -1,0 +1,56 @@
+/** The tracer process: config, logger, metrics, Redis and shutdown wired around `createTracer`. */
+import { classifyTrace } from '@tonstream/actions';
+import { createKafka, topicNames } from '@tonstream/bus';
+import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
+import { Redis } from 'ioredis';
+import { TRACER_CONFIG } from './config.js';
+import { createTracerMetrics } from './metrics.js';
+import { createStateStore } from './state-store.js';
+import { createTracer, TRACER_GROUP_ID, type Classify } from './tracer.js';
+
+const FATAL_EXIT_GRACE_MS = 5_000;
+
+const config = loadConfig(TRACER_CONFIG);
+const logger = createLogger({ level: config.logLevel, bindings: { module: 'tracer' } });
+const registry = createRegistry('tracer');
+const shutdown = createShutdown(logger);
+
+// The state must be durable before offsets are committed: a command that fails is an error, never a silent retry later.
+const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true });
+shutdown.add('redis', async () => void (await redis.quit()));
+const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-tracer', logger: logger.child({ module: 'kafka' }) });
+// Contract context (jetton wallets' masters, NFT collections) comes with the tokens work; until then
+// the classifier relies on what the trace itself proves.
+const classify: Classify = (trace) => {
+  const { actions, state } = classifyTrace(trace, () => undefined);
+  return { actions: actions.map((a) => ({ ...a, trace_id: a.trace_id ?? trace.trace_id })), state };
+};
+const tracer = createTracer({
+  kafka,
+  topics: topicNames(config.topicPrefix),
+  stateStore: createStateStore(redis, config.topicPrefix),
+  classify,
+  logger,
+  metrics: createTracerMetrics(registry),
+  groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,
+  incompleteAfterMcBlocks: config.incompleteAfterMcBlocks,
+});
+
+const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => tracer.health() });
+shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
+
+tracer.done.catch(async () => {
+  const timer = setTimeout(() => process.exit(1), FATAL_EXIT_GRACE_MS);
+  timer.unref();
+  await tracer.stop().catch(() => {});
+  process.exit(1);
+});
+
+try {
+  await tracer.start();
+} catch (err) {
+  logger.error('tracer failed to start', { err });
+  process.exit(1);
+}
+shutdown.add('tracer', () => tracer.stop());

@@ -1,0 +1,191 @@
+import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
+import type { HealthStatus, Logger } from '@tonstream/runtime';
+import {
+  type ActionRecord,
+  type AssembledTrace,
+  assembleMasterchainBlock,
+  type AssemblerState,
+  type ClassificationState,
+  emptyState,
+  joinTransactions,
+  type TraceRecord,
+} from '@tonstream/traces';
+import type { TransactionRecord } from '@tonstream/records';
+import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
+import { createCollector, type Collector, type McGroup } from './collector.js';
+import type { TracerMetrics } from './metrics.js';
+import { readDecoderMessage } from './read-message.js';
+import type { StateStore } from './state-store.js';
+
+/** Consumer group of every tracer instance (one active member: assembly needs every shard's records). */
+export const TRACER_GROUP_ID = 'tonstream-tracer';
+
+/** What the classifier is handed: a finished trace's identity and bounds, and its transactions in full. */
+export type TraceToClassify = {
+  trace_id: string;
+  external_hash: string | null;
+  external_hash_norm: string | null;
+  end_lt: string;
+  end_utime: number;
+  mc_seqno_end: number;
+  transactions: TransactionRecord[];
+};
+
+/** The call site of the action classifier (@tonstream/actions in main.ts). */
+export type Classify = (trace: TraceToClassify) => { actions: ActionRecord[]; state: Exclude<ClassificationState, 'unclassified' | 'failed'> };
+
+export type TracerDeps = {
+  kafka: Kafka;
+  topics: Topics;
+  stateStore: StateStore;
+  classify: Classify;
+  logger: Logger;
+  metrics: TracerMetrics;
+  /** Default `tonstream-tracer` (main.ts prefixes it with the topic prefix). */
+  groupId?: string;
+  /** Masterchain blocks after its first one when a pending trace is published as incomplete. Default: the assembler's (1000). */
+  incompleteAfterMcBlocks?: number;
+};
+
+export type Tracer = {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): HealthStatus;
+  /** Rejects when the tracer cannot go on (consumer stopped for good, state not savable): exit non-zero. */
+  readonly done: Promise<void>;
+};
+
+/**
+ * The tracer: consumes the decoder's transactions, messages and block metas, assembles each whole
+ * masterchain block into traces, classifies every completed trace and publishes traces and actions
+ * (keyed by trace id, so one trace's versions stay in order). Per block, in this order: publish
+ * (acks from all replicas), save the assembler's delta and the block's seqno to Redis in one
+ * transaction, commit the offsets of the messages that block needed. A crash before the save replays
+ * the block from the saved state and publishes the same records again (the store keys them by id);
+ * after it, the replayed records of done blocks are skipped.
+ */
+export function createTracer(deps: TracerDeps): Tracer {
+  const { kafka, topics, stateStore, logger, metrics } = deps;
+  const groupId = deps.groupId ?? TRACER_GROUP_ID;
+  const kinds = new Map<string, 'transactions' | 'messages' | 'blocks'>([
+    [topics.transactions, 'transactions'],
+    [topics.messages, 'messages'],
+    [topics.blockMeta, 'blocks'],
+  ]);
+  const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const admin = kafka.admin();
+  let state: AssemblerState = emptyState();
+  let collector: Collector = createCollector({ lastDone: null });
+  let health: HealthStatus = { status: 'degraded', reasons: ['starting'] };
+  let stopping = false;
+  let fail!: (err: unknown) => void;
+  const done = new Promise<void>((_resolve, reject) => (fail = reject));
+  done.catch(() => {});
+
+  function classified(t: AssembledTrace): { trace: TraceRecord; actions: ActionRecord[] } {
+    const r = t.record;
+    if (r.is_incomplete) return { trace: r, actions: [] };
+    try {
+      const { actions, state: cs } = deps.classify({ ...r, transactions: t.transactions });
+      return { trace: { ...r, trace_info: { ...r.trace_info, classification_state: cs } }, actions };
+    } catch (err) {
+      metrics.classifyFailures.inc();
+      logger.error('classifying a trace failed; published without actions', { trace_id: r.trace_id, err });
+      return { trace: { ...r, trace_info: { ...r.trace_info, classification_state: 'failed' } }, actions: [] };
+    }
+  }
+
+  async function processGroup(g: McGroup) {
+    const started = performance.now();
+    const transactions = joinTransactions(g.transactions, g.messages);
+    const result = assembleMasterchainBlock(state, g.mcSeqno, transactions, { incompleteAfterMcBlocks: deps.incompleteAfterMcBlocks });
+    const out = result.finished.map(classified);
+    const traceMessages: Message[] = out.map(({ trace }) => ({ key: trace.trace_id, value: JSON.stringify(trace) }));
+    const actionMessages: Message[] = out.filter((o) => o.actions.length > 0).map(({ trace, actions }) => ({ key: trace.trace_id, value: actions.map((a) => JSON.stringify(a)).join('\n') }));
+    const topicMessages = [
+      ...(traceMessages.length > 0 ? [{ topic: topics.traces, messages: traceMessages }] : []),
+      ...(actionMessages.length > 0 ? [{ topic: topics.actions, messages: actionMessages }] : []),
+    ];
+    if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, acks: -1 });
+    await stateStore.save(g.mcSeqno, result);
+    const commits = collector.done(g.mcSeqno);
+    if (commits.length > 0) await consumer.commitOffsets(commits);
+    for (const { trace, actions } of out) {
+      metrics.traces.inc({ state: trace.is_incomplete ? 'incomplete' : 'complete' });
+      if (trace.is_incomplete) {
+        metrics.incomplete.inc();
+        logger.warn('trace did not complete within the bound; published as incomplete', { trace_id: trace.trace_id, mc_seqno_start: trace.mc_seqno_start, pending_messages: trace.trace_info.pending_messages });
+      }
+      metrics.actions.inc(actions.length);
+    }
+    metrics.transactions.inc(transactions.length);
+    metrics.pendingTraces.set(state.traces.size);
+    metrics.lastMcSeqno.set(g.mcSeqno);
+    metrics.blockDuration.observe((performance.now() - started) / 1000);
+    if (logger.isEnabled('debug')) logger.debug('masterchain block traced', { mc_seqno: g.mcSeqno, transactions: transactions.length, traces: out.length, pending: state.traces.size });
+  }
+
+  async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) {
+    const kind = kinds.get(batch.topic);
+    if (!kind) return;
+    for (const message of batch.messages) {
+      if (!isRunning() || isStale() || stopping) return;
+      const c = readDecoderMessage(kind, message, (reason) => logger.error('record refused; its block cannot be traced until it is published again', { topic: batch.topic, partition: batch.partition, offset: message.offset, reason }));
+      collector.add(c, { topic: batch.topic, partition: batch.partition, offset: message.offset });
+      resolveOffset(message.offset);
+    }
+    // Whole masterchain blocks, in seqno order, as far as the records allow.
+    for (let g = collector.ready(); g && !stopping; g = collector.ready()) {
+      try {
+        await processGroup(g);
+      } catch (err) {
+        health = { status: 'error', reasons: [`tracing masterchain block ${g.mcSeqno} failed: ${(err as Error).message}`] };
+        logger.error('tracing a masterchain block failed: stopping so a supervisor restarts the tracer (it resumes from the saved state)', { mc_seqno: g.mcSeqno, err });
+        fail(err);
+        throw err;
+      }
+      await heartbeat();
+    }
+  }
+
+  return {
+    done,
+    async start() {
+      const loaded = await stateStore.load();
+      state = loaded.state;
+      collector = createCollector({ lastDone: loaded.lastDone });
+      metrics.pendingTraces.set(state.traces.size);
+      logger.info('tracer state loaded', { last_mc_seqno: loaded.lastDone, pending_traces: state.traces.size, undelivered_messages: state.edges.size });
+      await admin.connect();
+      const created = await ensureTopics(admin, topicSpecs(topics));
+      if (created.length > 0) logger.info('created topics', { topics: created });
+      consumer.on(consumer.events.GROUP_JOIN, (e) => {
+        health = { status: 'ok', reasons: [] };
+        logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
+      });
+      consumer.on(consumer.events.CRASH, (e) => {
+        const { error, restart } = e.payload;
+        logger.error(restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed for good', { err: error, restart });
+        if (restart) return;
+        health = { status: 'error', reasons: [`consumer stopped for good: ${error.message}`] };
+        fail(error);
+      });
+      await producer.connect();
+      await consumer.connect();
+      await consumer.subscribe({ topics: [...kinds.keys()], fromBeginning: true });
+      await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
+      logger.info('tracer started', { group_id: groupId, topics: [...kinds.keys()], incomplete_after_mc_blocks: deps.incompleteAfterMcBlocks ?? null });
+    },
+    async stop() {
+      stopping = true;
+      await consumer.disconnect();
+      await producer.disconnect();
+      await admin.disconnect();
+      logger.info('tracer stopped', { last_mc_seqno: collector.lastDone, pending_traces: state.traces.size });
+    },
+    health() {
+      return health.status === 'ok' ? { ...health, details: { last_mc_seqno: collector.lastDone, pending_traces: state.traces.size, waiting_mc_blocks: collector.waiting } } : health;
+    },
+  };
+}
