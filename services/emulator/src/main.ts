@@ -1,0 +1,67 @@
+/** The emulator process: config, logger, metrics and shutdown wired around the processor and the consumer. */
+import { Executor } from '@ton/sandbox';
+import { classifyTrace } from '@tonstream/actions';
+import { createKafka, topicNames } from '@tonstream/bus';
+import { createLiteState, createTraceEmulator, type TraceClassifier } from '@tonstream/emulation';
+import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
+import { pendingKeys } from '@tonstream/store';
+import { Redis } from 'ioredis';
+import { createAdmission } from './admission.js';
+import { EMULATOR_CONFIG } from './config.js';
+import { createEmulatorMetrics } from './metrics.js';
+import { createProcessor } from './processor.js';
+import { createEmulatorService, EMULATOR_GROUP_ID } from './service.js';
+import { connectLiteClient } from './state-source.js';
+
+const config = loadConfig(EMULATOR_CONFIG);
+const logger = createLogger({ level: config.logLevel, bindings: { module: 'emulator' } });
+const registry = createRegistry('emulator');
+const shutdown = createShutdown(logger);
+const metrics = createEmulatorMetrics(registry);
+
+// Commands fail at once while Redis is down (no offline queue): the processor retries them itself.
+const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: (n) => Math.min(n * 100, 2_000) });
+redis.on('error', () => {});
+shutdown.add('redis', async () => void redis.disconnect());
+
+const lite = await connectLiteClient(config.globalConfig, logger);
+shutdown.add('liteserver', async () => lite.close());
+const executor = await Executor.create();
+const emulator = createTraceEmulator({ state: createLiteState({ client: lite.client }), executor, limits: { maxTransactions: config.maxTransactions, maxDepth: config.maxDepth } });
+// Interfaces come from the emulated states (Jetton wallets: get_wallet_data); see @tonstream/emulation.
+const classify: TraceClassifier = (trace, lookup) => classifyTrace(trace, lookup);
+
+const keys = pendingKeys(config.redisPrefix);
+const processor = createProcessor({
+  emulator,
+  classify,
+  redis,
+  keys,
+  admission: createAdmission({ rate: config.ratePerDestination, windowMs: config.rateWindowMs, dedupeMs: config.ttlMs }),
+  ttlMs: config.ttlMs,
+  metrics,
+  logger,
+});
+const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-emulator', logger: logger.child({ module: 'kafka' }) });
+const service = createEmulatorService({
+  kafka,
+  topics: topicNames(config.topicPrefix),
+  groupId: `${config.topicPrefix}${EMULATOR_GROUP_ID}`,
+  processor,
+  redis,
+  keys,
+  concurrency: config.concurrency,
+  metrics,
+  logger,
+});
+
+const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => service.health() });
+shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
+
+try {
+  await service.start();
+} catch (err) {
+  logger.error('emulator failed to start', { err });
+  process.exit(1);
+}
+shutdown.add('consumer', () => service.stop());

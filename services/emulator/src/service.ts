@@ -1,0 +1,104 @@
+import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
+import type { HealthStatus, Logger } from '@tonstream/runtime';
+import { type PendingKeys, sweepExpiredTraces } from '@tonstream/store';
+import type { Redis } from 'ioredis';
+import type { Kafka } from 'kafkajs';
+import type { EmulatorMetrics } from './metrics.js';
+import type { createProcessor } from './processor.js';
+
+/** How often expired pending traces are removed (and counted). */
+export const SWEEP_INTERVAL_MS = 1_000;
+export const EMULATOR_GROUP_ID = 'tonstream-emulator';
+/**
+ * A crashed emulator's partitions move to its successor only once the group gives the dead member
+ * up: kafkajs' 30 s default would leave fresh externals unemulated (and soon stale) that long.
+ */
+const SESSION_TIMEOUT_MS = 10_000;
+const HEARTBEAT_INTERVAL_MS = 2_000;
+
+export type EmulatorServiceDeps = {
+  kafka: Kafka;
+  topics: Topics;
+  groupId: string;
+  processor: ReturnType<typeof createProcessor>;
+  redis: Redis;
+  keys: PendingKeys;
+  concurrency: number;
+  metrics: EmulatorMetrics;
+  logger: Logger;
+};
+
+export type EmulatorService = { start(): Promise<void>; stop(): Promise<void>; health(): HealthStatus };
+
+/**
+ * Consumes `ton.pending_externals` and commits each offset only after the processor resolved for it
+ * and every message before it (the pending trace is in Redis), so a crash re-delivers what was not
+ * stored; already stored ones are recognised by their hash_norm. Sweeps expired traces meanwhile.
+ */
+export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorService {
+  const { kafka, topics, groupId, processor, redis, keys, concurrency, metrics, logger } = deps;
+  const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, ...CONSUMER_FETCH });
+  let sweeper: NodeJS.Timeout | undefined;
+  let redisDown = false;
+  let running = false;
+
+  const sweep = async () => {
+    try {
+      const expired = await sweepExpiredTraces(redis, keys, Date.now());
+      if (expired.length > 0) {
+        metrics.expired.inc(expired.length);
+        logger.info('pending traces expired', { count: expired.length });
+      }
+      redisDown = false;
+    } catch (err) {
+      if (!redisDown) logger.warn('sweep of expired pending traces failed', { err });
+      redisDown = true;
+      metrics.redisErrors.inc();
+    }
+  };
+
+  return {
+    async start() {
+      const admin = kafka.admin();
+      await admin.connect();
+      try {
+        await ensureTopics(admin, topicSpecs(topics).filter((s) => s.topic === topics.pendingExternals));
+      } finally {
+        await admin.disconnect();
+      }
+      await consumer.connect();
+      // A new group reads the topic from its start: the processor skips externals older than the TTL.
+      await consumer.subscribe({ topic: topics.pendingExternals, fromBeginning: true });
+      running = true;
+      await consumer.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: 2,
+        eachBatch: async ({ batch, heartbeat, isRunning, isStale, resolveOffset }) => {
+          const control = { heartbeat, isRunning: () => isRunning() && !isStale() };
+          for (let i = 0; i < batch.messages.length && control.isRunning(); i += concurrency) {
+            const chunk = batch.messages.slice(i, i + concurrency);
+            await Promise.all(chunk.map((m) => processor.process(m.value, control)));
+            const last = chunk[chunk.length - 1].offset;
+            resolveOffset(last);
+            await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last) + 1n).toString() }]);
+            await heartbeat();
+          }
+        },
+      });
+      sweeper = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+      logger.info('emulator consuming', { topic: topics.pendingExternals, group: groupId });
+    },
+    async stop() {
+      running = false;
+      clearInterval(sweeper);
+      await consumer.disconnect();
+    },
+    health() {
+      const reasons: string[] = [];
+      if (!running) reasons.push('not consuming');
+      if (redisDown) reasons.push('Redis unreachable: pending traces are not stored until it is back');
+      return { status: reasons.length === 0 ? 'ok' : 'degraded', reasons };
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * `npm run --silent bench:pending`: how fast an external becomes a readable pending trace, on the
+ * local network with the real processes (localnet liteserver, Kafka, the emulator service, Redis).
+ * Prints one JSON line.
+ *
+ * - latency: one wallet transfer at a time is published to ton.pending_externals and Redis is polled
+ *   (every POLL_MS) until its trace key exists: publish -> readable, p50/p95 over BENCH_TRANSFERS.
+ * - throughput: BENCH_BURST transfers published at once; emulations per second until all are readable.
+ * - baseline: the same emulation in this process (createTraceEmulator over the same liteserver, no
+ *   Kafka, no Redis): the floor the service adds its transport to.
+ * Transfers come from the localnet's prefunded wallets, each signed with the wallet's current seqno
+ * and a unique comment, and are never sent to the chain (so every one stays emulatable). The
+ * per-destination admission rate is lifted for the run. Needs Kafka and Redis (`npm run services -- up`).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Address, beginCell, external, internal, SendMode, storeMessage } from '@ton/core';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { Executor } from '@ton/sandbox';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { createKafka, pendingExternal, topicNames } from '@tonstream/bus';
+import { createLiteState, createTraceEmulator } from '@tonstream/emulation';
+import { readGlobalConfig } from '@tonstream/liteserver';
+import { PREFUNDED_WALLETS } from '@tonstream/localnet';
+import { hasPendingTrace, pendingKeys } from '@tonstream/store';
+import { Redis } from 'ioredis';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { freePort, type ServiceProcess, startService } from '../support/processes.js';
+
+const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 200);
+const BURST = Number(process.env.BENCH_BURST ?? 200);
+const BASELINE = Number(process.env.BENCH_BASELINE ?? 50);
+const WARMUP = 10;
+const POLL_MS = 2;
+
+type Signer = { contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer };
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+function transfer(s: Signer, n: number): Buffer {
+  const args = {
+    seqno: 0,
+    secretKey: s.secretKey,
+    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    messages: [internal({ to: Address.parseRaw(PREFUNDED_WALLETS[0].address), value: 1_000_000n, bounce: false, body: `bench ${n} ${randomBytes(4).toString('hex')}` })],
+  };
+  const body = s.contract instanceof WalletContractV4 ? s.contract.createTransfer(args) : s.contract.createTransfer(args);
+  return beginCell().store(storeMessage(external({ to: s.contract.address, body }))).endCell().toBoc();
+}
+
+async function main(): Promise<void> {
+  const run = randomBytes(4).toString('hex');
+  const dir = mkdtempSync(join(tmpdir(), `tonstream-pending-bench-${run}-`));
+  const logs = join(dir, 'logs');
+  const globalConfig = join(dir, 'localnet', 'global.config.json');
+  const prefix = `bench${run}:`;
+  const topics = topicNames(`pbench${run}.`);
+  const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const procs: ServiceProcess[] = [];
+  const redis = new Redis(redisUrl);
+  const kafka = createKafka({ brokers: [process.env.KAFKA_BROKERS ?? '127.0.0.1:9092'], clientId: `pending-bench-${run}` });
+  const producer = kafka.producer();
+  const keys = pendingKeys(prefix);
+  try {
+    const localnet = startService(
+      'localnet',
+      { LOG_LEVEL: 'info', LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `bench-${run}`, METRICS_PORT: String(await freePort()) },
+      logs,
+      ['--reset'],
+    );
+    procs.push(localnet);
+    await localnet.waitFor(/localnet serving/);
+    const emulator = startService(
+      'emulator',
+      {
+        KAFKA_BROKERS: process.env.KAFKA_BROKERS ?? '127.0.0.1:9092',
+        KAFKA_TOPIC_PREFIX: `pbench${run}.`,
+        REDIS_URL: redisUrl,
+        PENDING_REDIS_PREFIX: prefix,
+        EMULATOR_GLOBAL_CONFIG: globalConfig,
+        EMULATOR_RATE_PER_DESTINATION: '1000000',
+        METRICS_PORT: String(await freePort()),
+        LOG_LEVEL: 'info',
+      },
+      logs,
+    );
+    procs.push(emulator);
+    await emulator.waitFor(/emulator consuming/, 60_000);
+    await producer.connect();
+
+    const signers: Signer[] = [];
+    for (const w of PREFUNDED_WALLETS) {
+      const { secretKey } = await mnemonicToPrivateKey(w.mnemonic.split(' '));
+      const publicKey = Buffer.from(w.publicKey, 'hex');
+      signers.push({ contract: w.version === 'v4r2' ? WalletContractV4.create({ workchain: 0, publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey }), secretKey });
+    }
+    const bocs = (n: number, from: number) => Array.from({ length: n }, (_, i) => transfer(signers[(from + i) % signers.length], from + i));
+    const send = (list: Buffer[]) =>
+      producer.send({ topic: topics.pendingExternals, messages: list.map((b) => { const { destination, ...v } = pendingExternal(b); return { key: destination, value: JSON.stringify(v) }; }) });
+    const readable = async (norm: string, deadline: number) => {
+      while (!(await hasPendingTrace(redis, keys, norm))) {
+        if (Date.now() > deadline) throw new Error(`pending trace ${norm} not readable in time`);
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    };
+
+    // Latency, one at a time (after a warm-up: consumer fetch, caches, the executor's config).
+    const latencies: number[] = [];
+    const single = bocs(WARMUP + TRANSFERS, 0);
+    for (const [i, boc] of single.entries()) {
+      const norm = pendingExternal(boc).hash_norm;
+      const t0 = performance.now();
+      await send([boc]);
+      await readable(norm, Date.now() + 30_000);
+      if (i >= WARMUP) latencies.push(performance.now() - t0);
+    }
+    latencies.sort((a, b) => a - b);
+
+    // Throughput: a burst.
+    const burst = bocs(BURST, 100_000);
+    const norms = burst.map((b) => pendingExternal(b).hash_norm);
+    const b0 = performance.now();
+    await send(burst);
+    for (const n of norms) await readable(n, Date.now() + 120_000);
+    const burstMs = performance.now() - b0;
+
+    // Baseline: emulation alone, in this process, on the same liteserver.
+    const [ls] = readGlobalConfig(readFileSync(globalConfig, 'utf8'));
+    const engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
+    const emulate = createTraceEmulator({ state: createLiteState({ client: new LiteClient({ engine }) }), executor: await Executor.create() });
+    const base: number[] = [];
+    const baseBocs = bocs(WARMUP + BASELINE, 200_000);
+    const base0 = performance.now();
+    for (const [i, boc] of baseBocs.entries()) {
+      const t0 = performance.now();
+      const out = await emulate.emulate(boc);
+      if (out.kind !== 'emulated') throw new Error(`baseline emulation rejected: ${out.reason}`);
+      if (i >= WARMUP) base.push(performance.now() - t0);
+    }
+    const baseTotalMs = performance.now() - base0;
+    engine.close();
+    base.sort((a, b) => a - b);
+
+    console.log(
+      JSON.stringify({
+        bench: 'pending',
+        transfers: TRANSFERS,
+        publish_to_readable_ms: { p50: round1(percentile(latencies, 50)), p95: round1(percentile(latencies, 95)), max: round1(latencies[latencies.length - 1]) },
+        burst: { externals: BURST, seconds: round1(burstMs / 1000), emulations_per_second: round1((BURST * 1000) / burstMs) },
+        baseline_in_process_emulation_ms: { p50: round1(percentile(base, 50)), p95: round1(percentile(base, 95)), emulations_per_second: round1(((BASELINE + WARMUP) * 1000) / baseTotalMs) },
+        poll_ms: POLL_MS,
+      }),
+    );
+  } finally {
+    await producer.disconnect().catch(() => {});
+    await Promise.all(procs.map((p) => p.stop()));
+    const left = await redis.keys(`${prefix}*`);
+    if (left.length > 0) await redis.del(...left);
+    redis.disconnect();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

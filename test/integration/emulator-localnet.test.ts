@@ -1,0 +1,327 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Address, beginCell, Cell, external, internal, loadTransaction, type MessageRelaxed, SendMode, storeMessage, toNano, type Transaction } from '@ton/core';
+import { JettonMinter, JettonWallet, storeJettonMintMessage, storeJettonTransferMessage } from '@ton-community/assets-sdk';
+import { mnemonicToPrivateKey } from '@ton/crypto';
+import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { createKafka, pendingExternal, publishPendingExternal, topicNames } from '@tonstream/bus';
+import { readGlobalConfig } from '@tonstream/liteserver';
+import { PREFUNDED_WALLETS, type PrefundedWallet } from '@tonstream/localnet';
+import type { Producer } from 'kafkajs';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
+
+/**
+ * The emulator service on the local network: real localnet (liteserver), Kafka, the API, and a Redis
+ * of this suite's own (so it can be stopped without touching the shared one).
+ * Externals of the prefunded wallets are published to ton.pending_externals *before* the chain gets
+ * them, so the pending trace exists before any block could; then they are sent to the liteserver and
+ * the emulated transactions are compared with the confirmed ones (liteserver getTransactions, found
+ * through the localnet ledger).
+ */
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
+const TTL_MS = 30_000;
+
+const run = randomBytes(4).toString('hex');
+const dir = mkdtempSync(join(tmpdir(), `tonstream-emulator-${run}-`));
+const ledgerPath = join(dir, 'ledger.jsonl');
+const globalConfig = join(dir, 'localnet', 'global.config.json');
+const topics = topicNames(`emu${run}.`);
+const procs: Record<string, ServiceProcess> = {};
+let api: ApiUnderTest;
+let producer: Producer;
+let client: LiteClient;
+let engine: LiteSingleEngine;
+let emulatorEnv: Record<string, string>;
+let redisPort = 0;
+let redisServer: ChildProcess | undefined;
+
+/** A throwaway redis-server (no persistence) on `redisPort`. */
+async function startRedis(): Promise<void> {
+  const child = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (/Ready to accept connections/.test(d.toString())) resolve();
+    });
+  });
+  redisServer = child;
+}
+
+async function stopRedis(): Promise<void> {
+  if (!redisServer || redisServer.exitCode !== null) return;
+  const exited = once(redisServer, 'exit');
+  redisServer.kill('SIGTERM');
+  await exited;
+}
+const seqnos = new Map<string, number>();
+
+type WalletKeys = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer };
+const wallets: WalletKeys[] = [];
+
+type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
+type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
+type PendingTx = { hash: string; account: string; total_fees: string; description: { aborted?: boolean; compute_ph?: { success?: boolean } }; in_msg: { hash: string; source: string | null; destination: string; value: string | null; bounced: boolean | null; message_content: { hash: string } } };
+type PendingTraceJson = { external_hash: string; transactions_order: string[]; transactions: Record<string, PendingTx>; actions: { type: string; details: Record<string, unknown> }[]; trace_info: { trace_state: string } };
+
+function ledgerTxs(): LedgerTx[] {
+  if (!existsSync(ledgerPath)) return [];
+  return readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).flatMap((l) => (JSON.parse(l) as LedgerRound).blocks.flatMap((b) => b.transactions));
+}
+
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+/** A wallet external carrying `messages`, signed for `seqno`. */
+function signed(k: WalletKeys, seqno: number, messages: MessageRelaxed[]): Buffer {
+  const args = { seqno, secretKey: k.secretKey, sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS, messages };
+  const body = k.contract instanceof WalletContractV4 ? k.contract.createTransfer(args) : k.contract.createTransfer(args);
+  return beginCell().store(storeMessage(external({ to: k.contract.address, body }))).endCell().toBoc();
+}
+
+function transfer(k: WalletKeys, seqno: number, to: Address, value: bigint, comment: string): Buffer {
+  return signed(k, seqno, [internal({ to, value, bounce: false, body: comment })]);
+}
+
+async function metric(name: string, labels = ''): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${emulatorEnv.METRICS_PORT}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+async function pendingByHash(hash: string): Promise<PendingTraceJson[]> {
+  const body = await okJson<{ traces: PendingTraceJson[] }>(api.base, `/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(hash)}`);
+  return body.traces;
+}
+
+/** The confirmed trace of an external, breadth first from its root, as the liteserver returns the transactions. */
+async function confirmedTrace(extHash: string, count: number): Promise<{ ledger: LedgerTx; tx: Transaction }[]> {
+  const all = await eventually(`${count} confirmed transactions of ${extHash}`, async () => {
+    const txs = ledgerTxs();
+    const byIn = new Map(txs.filter((t) => t.in_msg).map((t) => [t.in_msg!, t]));
+    const out: LedgerTx[] = [];
+    for (let t = byIn.get(extHash), queue: LedgerTx[] = t ? [t] : []; queue.length > 0; ) {
+      const next = queue.shift()!;
+      out.push(next);
+      for (const m of next.out_msgs) if (byIn.has(m)) queue.push(byIn.get(m)!);
+    }
+    return out.length >= count ? out : undefined;
+  }, 60_000, 200);
+  const result = [];
+  for (const l of all) {
+    const [wc, hex] = l.account.split(':');
+    const res = await client.getAccountTransactions(new Address(Number(wc), Buffer.from(hex, 'hex')), l.lt, Buffer.from(l.hash, 'base64'), 1);
+    result.push({ ledger: l, tx: loadTransaction(Cell.fromBoc(res.transactions)[0].beginParse()) });
+  }
+  return result;
+}
+
+function succeeded(tx: Transaction): boolean {
+  const d = tx.description;
+  if (d.type !== 'generic') return true;
+  return !d.aborted && d.computePhase.type === 'vm' && d.computePhase.success;
+}
+
+/**
+ * Waits for the confirmed transactions of the external and compares them with the emulated ones:
+ * accounts in order, the external's hash, each inbound message's body, source and value, success.
+ * Internal messages carry created_lt/created_at, which only the block decides, so their hashes
+ * differ by design. Resolves the fee of each transaction, emulated and confirmed.
+ */
+async function expectConfirmedAsEmulated(trace: PendingTraceJson, hash: string) {
+  const emulated = trace.transactions_order.map((h) => trace.transactions[h]);
+  const confirmed = await confirmedTrace(hash, emulated.length);
+  expect(confirmed.map((c) => c.ledger.account)).toEqual(emulated.map((e) => e.account));
+  expect(emulated[0].in_msg.hash).toBe(confirmed[0].ledger.in_msg);
+  for (const [i, e] of emulated.entries()) {
+    const c = confirmed[i].tx;
+    expect(e.in_msg.message_content.hash).toBe(c.inMessage!.body.hash().toString('base64'));
+    if (c.inMessage!.info.type === 'internal') {
+      expect(e.in_msg.source).toBe(raw(c.inMessage!.info.src));
+      expect(e.in_msg.value).toBe(c.inMessage!.info.value.coins.toString());
+    }
+    expect(e.in_msg.destination).toBe(confirmed[i].ledger.account);
+    expect(e.description.aborted !== true && e.description.compute_ph?.success === true).toBe(succeeded(c));
+  }
+  return emulated.map((e, i) => ({ account: e.account, emulated: e.total_fees, confirmed: confirmed[i].tx.totalFees.coins.toString(), diff: (BigInt(e.total_fees) - confirmed[i].tx.totalFees.coins).toString() }));
+}
+
+async function startEmulator() {
+  procs.emulator = startService('emulator', emulatorEnv, join(dir, 'logs'));
+  await procs.emulator.waitFor(/emulator consuming/, 60_000);
+}
+
+beforeAll(async () => {
+  redisPort = await freePort();
+  await startRedis();
+  api = await startApi(CLICKHOUSE_URL, `tonstream_emu_${run}`, { redisUrl: `redis://127.0.0.1:${redisPort}` });
+  procs.localnet = startService(
+    'localnet',
+    { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '500', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `emu-${run}`, LOCALNET_LEDGER: ledgerPath, METRICS_PORT: String(await freePort()) },
+    join(dir, 'logs'),
+    ['--reset'],
+  );
+  await procs.localnet.waitFor(/localnet serving/);
+  emulatorEnv = {
+    KAFKA_BROKERS,
+    KAFKA_TOPIC_PREFIX: `emu${run}.`,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    PENDING_REDIS_PREFIX: api.pending.keys.prefix,
+    EMULATOR_GLOBAL_CONFIG: globalConfig,
+    EMULATOR_TTL_MS: String(TTL_MS),
+    METRICS_PORT: String(await freePort()),
+    LOG_LEVEL: 'info',
+  };
+  await startEmulator();
+  const kafka = createKafka({ brokers: [KAFKA_BROKERS], clientId: `emulator-test-${run}` });
+  producer = kafka.producer();
+  await producer.connect();
+  const [ls] = readGlobalConfig(globalConfig);
+  engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
+  client = new LiteClient({ engine });
+  for (const w of PREFUNDED_WALLETS) {
+    const keys = await mnemonicToPrivateKey(w.mnemonic.split(' '));
+    const publicKey = Buffer.from(w.publicKey, 'hex');
+    const contract = w.version === 'v4r2' ? WalletContractV4.create({ workchain: 0, publicKey }) : WalletContractV5R1.create({ workchain: 0, publicKey });
+    expect(raw(contract.address)).toBe(w.address.toUpperCase());
+    wallets.push({ w, contract, secretKey: keys.secretKey });
+    seqnos.set(w.address, 0);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await producer?.disconnect();
+  engine?.close();
+  await Promise.all(Object.values(procs).map((p) => p.stop()));
+  await api.stop();
+  await stopRedis();
+}, 60_000);
+
+describe('emulator on the local network', () => {
+  for (const version of ['v4r2', 'v5r1'] as const) {
+    it(`a ${version} transfer is pending before the chain has it and matches the confirmed transactions`, async () => {
+      const k = wallets.find((x) => x.w.version === version)!;
+      const receiver = wallets.find((x) => x.w.version !== version)!.contract.address;
+      const seqno = seqnos.get(k.w.address)!;
+      const boc = transfer(k, seqno, receiver, 1_500_000_000n, `pending ${version}`);
+      const { hash, hash_norm } = pendingExternal(boc);
+      const t0 = performance.now();
+      await publishPendingExternal(producer, topics, boc, 'test');
+      const trace = await eventually('the pending trace', async () => (await pendingByHash(hash_norm))[0], 30_000, 20);
+      const latencyMs = performance.now() - t0;
+      // Not sent to the chain yet: no transaction can have consumed it.
+      expect(ledgerTxs().some((t) => t.in_msg === hash)).toBe(false);
+      expect(trace.external_hash).toBe(hash);
+      expect(trace.trace_info.trace_state).toBe('pending');
+      expect(trace.actions.map((a) => a.type)).toEqual(['ton_transfer']);
+      expect(trace.actions[0].details).toMatchObject({ source: k.w.address.toUpperCase(), destination: raw(receiver), value: '1500000000', comment: `pending ${version}` });
+
+      await client.sendMessage(boc);
+      seqnos.set(k.w.address, seqno + 1);
+      const fees = await expectConfirmedAsEmulated(trace, hash);
+      console.log(JSON.stringify({ wallet: version, publish_to_pending_ms: Math.round(latencyMs), fees }));
+    });
+  }
+
+  it('a Jetton transfer is pending as jetton_transfer (amount, parties, asset) and matches the confirmed transactions', async () => {
+    const k = wallets[1];
+    const receiver = wallets[2].contract.address;
+    const content = beginCell().storeUint(1, 8).storeStringTail('https://localnet.invalid/emu.json').endCell();
+    const minter = JettonMinter.createFromConfig({ admin: k.contract.address, content });
+    const walletOf = (owner: Address) => JettonWallet.createFromConfig({ owner, jettonMaster: minter.address, jettonWalletCode: JettonWallet.code }).address;
+    // Deploy the minter and mint 1000 to the wallet: straight to the chain.
+    const mint = beginCell().store(storeJettonMintMessage({ queryId: 1n, amount: 1000n, from: minter.address, to: k.contract.address, responseAddress: k.contract.address, forwardPayload: null, forwardTonAmount: 0n, walletForwardValue: toNano('0.05') })).endCell();
+    await client.sendMessage(signed(k, seqnos.get(k.w.address)!, [internal({ to: minter.address, value: toNano('0.2'), init: minter.init, body: mint })]));
+    seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
+    const ownWallet = raw(walletOf(k.contract.address));
+    await eventually('the minted Jetton wallet', async () => (ledgerTxs().some((t) => t.account === ownWallet) ? true : undefined), 60_000, 200);
+    // Wait for the wallet's seqno to move on the chain's head, which the emulator reads.
+    await new Promise((r) => setTimeout(r, 1_500));
+
+    const forwardPayload = beginCell().storeUint(0, 32).storeStringTail('jetton pending').endCell();
+    const transferBody = beginCell().store(storeJettonTransferMessage({ queryId: 7n, amount: 250n, destination: receiver, responseDestination: k.contract.address, customPayload: null, forwardAmount: 1n, forwardPayload })).endCell();
+    const boc = signed(k, seqnos.get(k.w.address)!, [internal({ to: walletOf(k.contract.address), value: toNano('0.1'), body: transferBody })]);
+    const { hash, hash_norm } = pendingExternal(boc);
+    await publishPendingExternal(producer, topics, boc, 'test');
+    const trace = await eventually('the pending Jetton trace', async () => (await pendingByHash(hash_norm))[0], 30_000, 20);
+    // The receiver took no transaction of its own (its Jetton wallet did), yet the action lists it.
+    const body = await okJson<{ actions: { type: string; details: Record<string, unknown>; trace_external_hash_norm: string }[] }>(api.base, `/api/v3/pendingActions?account=${raw(receiver)}`);
+    const action = body.actions.find((a) => a.trace_external_hash_norm === hash_norm);
+    expect(action?.type).toBe('jetton_transfer');
+    expect(action?.details).toMatchObject({ asset: raw(minter.address), sender: raw(k.contract.address), receiver: raw(receiver), amount: '250', comment: 'jetton pending', sender_jetton_wallet: ownWallet, receiver_jetton_wallet: raw(walletOf(receiver)) });
+    expect(trace.actions.map((a) => a.type)).toContain('jetton_transfer');
+
+    await client.sendMessage(boc);
+    seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
+    const fees = await expectConfirmedAsEmulated(trace, hash);
+    console.log(JSON.stringify({ wallet: 'v4r2 jetton transfer', fees }));
+  });
+
+  it('an external the wallet rejects (old seqno) is never pending', async () => {
+    const k = wallets.find((x) => x.w.version === 'v4r2')!;
+    const before = await metric('tonstream_emulator_externals_total', 'result="rejected"');
+    const boc = transfer(k, seqnos.get(k.w.address)! + 7, k.contract.address, 1n, 'bad seqno');
+    const { hash_norm } = pendingExternal(boc);
+    await publishPendingExternal(producer, topics, boc, 'test');
+    await eventually('the rejection', async () => ((await metric('tonstream_emulator_externals_total', 'result="rejected"')) > before ? true : undefined), 30_000, 100);
+    expect(await pendingByHash(hash_norm)).toEqual([]);
+  });
+
+  it('after kill -9 with externals in the topic, each is emulated exactly once after restart', async () => {
+    await procs.emulator.kill9();
+    const hashes: string[] = [];
+    // One per prefunded wallet (admission allows 3 per destination per 10 s), none sent to the chain.
+    for (const k of wallets) {
+      const boc = transfer(k, seqnos.get(k.w.address)!, wallets[0].contract.address, 1_000_000n, `while down ${k.w.address}`);
+      hashes.push(pendingExternal(boc).hash_norm);
+      await publishPendingExternal(producer, topics, boc, 'test');
+    }
+    await startEmulator();
+    for (const h of hashes) await eventually(`pending ${h}`, async () => ((await pendingByHash(h)).length === 1 ? true : undefined), 60_000, 100);
+    // Give re-deliveries (uncommitted offsets of the killed process) time to show up as duplicates.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await metric('tonstream_emulator_externals_total', 'result="emulated"')).toBe(hashes.length);
+  });
+
+  it('of two transfers signed with the same seqno one lands; both pending traces leave by the TTL and are counted', async () => {
+    const k = wallets.find((x) => x.w.version === 'v5r1')!;
+    // Two transfers signed with the same seqno: one lands. No tracer runs here to replace the landed
+    // one's pending trace, so both leave by the TTL; the other could never be confirmed.
+    const a = transfer(k, seqnos.get(k.w.address)!, wallets[0].contract.address, 2_000_000n, 'twin a');
+    const b = transfer(k, seqnos.get(k.w.address)!, wallets[1].contract.address, 3_000_000n, 'twin b');
+    const before = await metric('tonstream_emulator_expired_traces_total');
+    for (const boc of [a, b]) await publishPendingExternal(producer, topics, boc, 'test');
+    const norms = [a, b].map((boc) => pendingExternal(boc).hash_norm);
+    for (const h of norms) await eventually(`pending ${h}`, async () => ((await pendingByHash(h)).length === 1 ? true : undefined), 30_000, 100);
+    // Sent together, one lands and the wallet refuses the other (its seqno is used up).
+    const raws = [a, b].map((boc) => pendingExternal(boc).hash);
+    for (const boc of [a, b]) await client.sendMessage(boc);
+    await eventually('one twin on chain', async () => (ledgerTxs().some((t) => raws.includes(t.in_msg ?? '')) ? true : undefined), 30_000, 200);
+    seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(ledgerTxs().filter((t) => raws.includes(t.in_msg ?? ''))).toHaveLength(1);
+    await eventually('both expired', async () => ((await Promise.all(norms.map(pendingByHash))).every((t) => t.length === 0) ? true : undefined), TTL_MS + 15_000, 500);
+    expect(await metric('tonstream_emulator_expired_traces_total')).toBeGreaterThanOrEqual(before + 2);
+  }, 60_000);
+
+  it('Redis down: the pending endpoints answer 503, emulation waits and resumes when Redis is back', async () => {
+    const k = wallets.find((x) => x.w.version === 'v4r2')!;
+    const boc = transfer(k, seqnos.get(k.w.address)!, wallets[2].contract.address, 4_000_000n, 'while redis is down');
+    const { hash_norm } = pendingExternal(boc);
+    await stopRedis();
+    const down = await getJson(api.base, `/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(hash_norm)}`);
+    expect(down.status).toBe(503);
+    expect(down.body.error).toMatch(/pending traces unavailable: Redis unreachable/);
+    const errorsBefore = await metric('tonstream_emulator_redis_errors_total');
+    await publishPendingExternal(producer, topics, boc, 'test');
+    await eventually('a failed Redis write', async () => ((await metric('tonstream_emulator_redis_errors_total')) > errorsBefore ? true : undefined), 30_000, 100);
+    await startRedis();
+    await eventually('the pending trace after Redis is back', async () => ((await pendingByHash(hash_norm)).length === 1 ? true : undefined), 30_000, 100);
+  });
+});
