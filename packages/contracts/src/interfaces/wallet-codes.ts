@@ -1,0 +1,43 @@
+/**
+ * Standard wallets by code hash (base64), named as toncenter names them (toncenter-v3.md §4 "Wallet
+ * types"). The hashes are those of the codes @ton/ton deploys; test/unit/api-wallets.test.ts recomputes
+ * each from @ton/ton's contracts. Not here: `wallet v4 r1` (@ton/ton has no v4r1 contract to check a
+ * hash against) and highload wallets, which toncenter does not parse either (`is_wallet: false`, §2.2).
+ */
+export const WALLET_TYPES: ReadonlyMap<string, WalletType> = new Map([
+  ['oM/CxIruFqJx8s/AtzgtgXVs7LEBfQd/qqs7tgL2how=', 'wallet v1 r1'],
+  ['1JAvzJ+tdGmPqONTIgpo2g3PcuMryy657gQhfBfTBiw=', 'wallet v1 r2'],
+  ['WHzHie/xyE9G7DeX5F/ICaFP9a4k8eDHpqmcydyQYf8=', 'wallet v1 r3'],
+  ['XJpeaMEI4YchoHxC+ZVr+zmtd+xtYktgxXbsiO7mUyk=', 'wallet v2 r1'],
+  ['/pUw0yQ4Uwg+8u8LTCkIwKv2+hwx6iQ6rKpb+MfXU/E=', 'wallet v2 r2'],
+  ['thBBpYp5gLlG6PueGY48kE0keZ/6NldOpCUcQaVm9YE=', 'wallet v3 r1'],
+  ['hNr6RJ+Ypph3ibojI1gHK8D3bcRSQAKl0JGLmnXS1Zk=', 'wallet v3 r2'],
+  ['/rX/aCDi/w2Ug+fg1iyBfYRniftK5YDIeIZtlZ2r1cA=', 'wallet v4 r2'],
+  ['89fKU0k97trCizgZhqhJQDy6w9LFhHea8IEGWvCsS5M=', 'wallet v5 beta'],
+  ['IINLe3KxEhR+Gy+0V7hOdNGjDwT3N9T2KmaOlVLSty8=', 'wallet v5 r1'],
+] as const);
+
+export type WalletType =
+  | 'wallet v1 r1' | 'wallet v1 r2' | 'wallet v1 r3' | 'wallet v2 r1' | 'wallet v2 r2'
+  | 'wallet v3 r1' | 'wallet v3 r2' | 'wallet v4 r2' | 'wallet v5 beta' | 'wallet v5 r1';
+
+/** A code hash's wallet type, or undefined when it is not a standard wallet's. */
+export function walletType(codeHash: string | null): WalletType | undefined {
+  return codeHash === null ? undefined : WALLET_TYPES.get(codeHash);
+}
+
+/**
+ * Wallet interfaces by code hash, as toncenter's `interfaces` names them (`wallet_v4r2`): the
+ * standard wallets above, plus highload wallet v3 (tonweb's code, the one the local network
+ * deploys: packages/localnet/src/traffic/highload-v3.ts).
+ */
+export const WALLET_INTERFACES: ReadonlyMap<string, string> = new Map([
+  ...[...WALLET_TYPES].map(([hash, type]): [string, string] => [hash, interfaceName(type)]),
+  ['EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', 'wallet_highload_v3r1'],
+]);
+
+/** `wallet v5 r1` -> `wallet_v5r1`, `wallet v5 beta` -> `wallet_v5_beta`. */
+function interfaceName(type: WalletType): string {
+  const [, version, revision] = type.split(' ');
+  return revision === 'beta' ? `wallet_${version}_beta` : `wallet_${version}${revision}`;
+}
