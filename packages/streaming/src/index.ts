@@ -1,0 +1,23 @@
+export { normalizeAddress, normalizeTraceHash, userFriendly } from './address.js';
+export { formatCursor, parseCursor, isAfter, wholeBlock, type Cursor, type Position, type Stage } from './cursor.js';
+export {
+  SUBSCRIBABLE_TYPES,
+  FINALITY_RANK,
+  emptySubscription,
+  parseSubscription,
+  applySubscription,
+  parseUnsubscribe,
+  parseEnvelope,
+  type Envelope,
+  type Finality,
+  type Parsed,
+  type SubscribableType,
+  type Subscription,
+  type SubscriptionRequest,
+  type Transport,
+  type UnsubscribeRequest,
+} from './subscription.js';
+export { createTraceLinks, cmpLt, type TraceLinks, type TraceRef } from './trace-links.js';
+export { blockEvents, eventAddresses, notificationJson, transactionJson, accountStateJson, type BlockEvent, type EventTx, type View } from './events.js';
+export { createCollector, type Collector, type CollectorOptions, type Consumed, type McRecords } from './collector.js';
+export { createFanout, newClientState, type Client, type Fanout, type FanoutOptions, type ResumeCheck } from './fanout.js';

@@ -1,0 +1,58 @@
+import { hostPorts, int, LOG_LEVELS, oneOf, str, url, type LogLevel, type Spec } from '@tonstream/runtime';
+
+/** The streamer's configuration, from environment variables (README lists them). */
+export type StreamerConfig = {
+  /** Kafka bootstrap brokers. Default 127.0.0.1:9092. */
+  kafkaBrokers: string[];
+  /** Prefix of every topic name. Default ''. */
+  topicPrefix: string;
+  /** ClickHouse holding the watermark (finalized = stored under it). Default http://127.0.0.1:8123. */
+  clickhouseUrl: string;
+  /** Default tonstream. */
+  clickhouseDatabase: string;
+  /** Interface and port of the streaming HTTP server. Default 127.0.0.1:8082. */
+  host: string;
+  port: number;
+  /** SSE keepalive comment period. Default 15000 (toncenter's; the Python SDK gives up after 30 s of silence). */
+  keepaliveMs: number;
+  /** How often the watermark is read. Default 250. */
+  watermarkPollMs: number;
+  /** Resume window: masterchain blocks of events kept per stage, and read back from Kafka at start. Default 2000. */
+  retainMcBlocks: number;
+  /** Resume window bound in bytes (estimated). Default 256 MiB. */
+  retainMaxBytes: number;
+  /** How far back (ms of Kafka time) a starting streamer reads to refill the resume window. Default 600000. */
+  replayMs: number;
+  /** Addresses one subscription may list. Default 10000. */
+  maxAddresses: number;
+  /** Largest SSE body or WebSocket frame, bytes. Default 1 MiB. */
+  maxRequestBytes: number;
+  /** A client whose unsent output exceeds this is dropped. Default 4 MiB. */
+  maxBufferedBytes: number;
+  /** Per API key (or client address without one) when no gateway headers say otherwise; -1 unlimited. Default -1. */
+  maxConnectionsPerKey: number;
+  metricsHost: string;
+  metricsPort: number;
+  logLevel: LogLevel;
+};
+
+export const STREAMER_CONFIG: Spec<StreamerConfig> = {
+  kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka bootstrap brokers', ['127.0.0.1:9092']),
+  topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name', ''),
+  clickhouseUrl: url('CLICKHOUSE_URL', 'ClickHouse HTTP interface (the watermark)', 'http://127.0.0.1:8123', ['http:', 'https:']),
+  clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'ClickHouse database', 'tonstream'),
+  host: str('STREAMER_HOST', 'interface the streaming server listens on', '127.0.0.1'),
+  port: int('STREAMER_PORT', 'streaming server port', 8082, { min: 0, max: 65535 }),
+  keepaliveMs: int('STREAMER_KEEPALIVE_MS', 'SSE keepalive period', 15_000, { min: 100, max: 29_000 }),
+  watermarkPollMs: int('STREAMER_WATERMARK_POLL_MS', 'watermark poll period', 250, { min: 20, max: 60_000 }),
+  retainMcBlocks: int('STREAMER_RETAIN_MC_BLOCKS', 'masterchain blocks of events kept for resume', 2000, { min: 1, max: 1_000_000 }),
+  retainMaxBytes: int('STREAMER_RETAIN_MAX_BYTES', 'bytes of events kept for resume', 256 * 1024 * 1024, { min: 1024, max: 2 ** 40 }),
+  replayMs: int('STREAMER_REPLAY_MS', 'Kafka time read back at start to refill the resume window', 600_000, { min: 0, max: 7 * 86_400_000 }),
+  maxAddresses: int('STREAMER_MAX_ADDRESSES', 'addresses one subscription may list', 10_000, { min: 1, max: 1_000_000 }),
+  maxRequestBytes: int('STREAMER_MAX_REQUEST_BYTES', 'largest SSE body or WebSocket frame', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
+  maxBufferedBytes: int('STREAMER_MAX_BUFFERED_BYTES', 'unsent bytes after which a client is dropped', 4 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
+  maxConnectionsPerKey: int('STREAMER_MAX_CONNECTIONS_PER_KEY', 'connections per API key or client address (-1 unlimited)', -1, { min: -1, max: 1_000_000 }),
+  metricsHost: str('METRICS_HOST', 'address the metrics server listens on', '127.0.0.1'),
+  metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9107, { min: 0, max: 65535 }),
+  logLevel: oneOf('LOG_LEVEL', 'log threshold', LOG_LEVELS, 'info'),
+};

@@ -1,0 +1,42 @@
+/** The streamer process: config, logger, metrics, Kafka, ClickHouse and shutdown around the fan-out and its server. */
+import { createKafka, topicNames } from '@tonstream/bus';
+import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
+import { createStore } from '@tonstream/store';
+import { createFanout } from '@tonstream/streaming';
+import { STREAMER_CONFIG } from './config.js';
+import { createStreamerMetrics } from './metrics.js';
+import { createStreamingServer } from './server.js';
+import { createSource } from './source.js';
+
+const config = loadConfig(STREAMER_CONFIG);
+const logger = createLogger({ level: config.logLevel, bindings: { module: 'streamer' } });
+const registry = createRegistry('streamer');
+const shutdown = createShutdown(logger);
+const metrics = createStreamerMetrics(registry);
+
+const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+shutdown.add('clickhouse', () => store.close());
+const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-streamer', logger: logger.child({ module: 'kafka' }) });
+const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });
+const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs });
+const health = () => {
+  const s = source.health();
+  return { ...s, fanout: fanout.status() };
+};
+
+const server = createStreamingServer({ fanout, logger, metrics, health, ...config, maxConnectionsPerKey: config.maxConnectionsPerKey });
+await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+const port = (server.address() as { port: number }).port;
+shutdown.add('streaming server', () => new Promise<void>((resolve) => (server.closeStreams(), server.close(() => resolve()))));
+logger.info('streamer listening', { host: config.host, port });
+
+const metricsServer = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => { const h = health(); return { status: h.ok ? 'ok' : 'error', reasons: h.problems }; } });
+shutdown.add('metrics server', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
+
+try {
+  await source.start();
+} catch (err) {
+  logger.error('streamer failed to start', { err });
+  process.exit(1);
+}
+shutdown.add('source', () => source.stop());
