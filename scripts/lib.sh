@@ -12,11 +12,12 @@
 CALLER_KAFKA_BROKERS=${KAFKA_BROKERS-}
 CALLER_CLICKHOUSE_URL=${CLICKHOUSE_URL-}
 CALLER_REDIS_URL=${REDIS_URL-}
+CALLER_PROMETHEUS_URL=${PROMETHEUS_URL-}
 
 # services ARGS...: deploy/local/services.sh with the caller's environment.
 services() {
   KAFKA_BROKERS=$CALLER_KAFKA_BROKERS CLICKHOUSE_URL=$CALLER_CLICKHOUSE_URL REDIS_URL=$CALLER_REDIS_URL \
-    bash deploy/local/services.sh "$@"
+    PROMETHEUS_URL=$CALLER_PROMETHEUS_URL bash deploy/local/services.sh "$@"
 }
 
 # Install node_modules when missing, or when package-lock.json changed since the last install
@@ -28,7 +29,7 @@ ensure_node_modules() {
   fi
 }
 
-# Export KAFKA_BROKERS / CLICKHOUSE_URL / REDIS_URL as services.sh reports them.
+# Export KAFKA_BROKERS / CLICKHOUSE_URL / REDIS_URL / PROMETHEUS_URL as services.sh reports them.
 export_service_env() {
   local line
   while IFS= read -r line; do

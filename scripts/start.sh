@@ -70,6 +70,7 @@ if ((${#PIDS[@]} == 0)); then
 else
   echo "endpoints:"
   [[ -n ${PIDS[api]:-} ]] && echo "  API      http://127.0.0.1:${API_PORT:-8081}  (v2: /api/v2, v3: /api/v3, /metrics, /healthcheck)"
+  [[ -n ${PIDS[api]:-} ]] && echo "  status   http://127.0.0.1:${API_PORT:-8081}/status  (Prometheus: ${PROMETHEUS_URL:-none})"
   for name in "${!PIDS[@]}"; do echo "  $name  pid ${PIDS[$name]}"; done
 fi
 echo "Ctrl-C to stop."

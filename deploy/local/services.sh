@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
-# Local Kafka, ClickHouse and Redis for development and CI, without Docker or systemd.
+# Local Kafka, ClickHouse, Redis and Prometheus for development and CI, without Docker or systemd.
 #
-#   deploy/local/services.sh up|down|status|reset|env|running [kafka|clickhouse|redis ...]
+#   deploy/local/services.sh up|down|status|reset|env|running [kafka|clickhouse|redis|prometheus ...]
 #
 #   up       install what is missing, start what is not running, wait until each is ready
 #   down     stop what `up` started (found by the pid files in the state dir), wait for exit
 #   status   one line per service: up / down / external, and its address (exit 3 if any is not up)
 #   reset    down, then delete the service's state (data, logs, config)
-#   env      print KAFKA_BROKERS=, CLICKHOUSE_URL=, REDIS_URL= lines for scripts
+#   env      print KAFKA_BROKERS=, CLICKHOUSE_URL=, REDIS_URL=, PROMETHEUS_URL= lines for scripts
 #   running  print the names of the locally managed services that are running (for scripts)
 #
-# Without service names every command acts on all three. A service whose address is already set
-# (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL) is external: never installed, started or stopped.
+# Without service names every command acts on all four. A service whose address is already set
+# (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL, PROMETHEUS_URL) is external: never installed, started or stopped.
 # All state lives in $TONSTREAM_STATE_DIR (default <repo>/.local). See deploy/README.md.
 set -euo pipefail
 
@@ -31,8 +31,10 @@ STATE_DIR="$(cd "$STATE_DIR" && pwd)"
 . "$HERE/lib/clickhouse.sh"
 # shellcheck source=SCRIPTDIR/lib/redis.sh
 . "$HERE/lib/redis.sh"
+# shellcheck source=SCRIPTDIR/lib/prometheus.sh
+. "$HERE/lib/prometheus.sh"
 
-ALL_SERVICES=(kafka clickhouse redis)
+ALL_SERVICES=(kafka clickhouse redis prometheus)
 
 usage() {
   sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
@@ -45,6 +47,7 @@ port_of() {
     kafka) echo "$KAFKA_HOST $KAFKA_PORT KAFKA_PORT KAFKA_BROKERS" ;;
     clickhouse) echo "$CLICKHOUSE_HOST $CLICKHOUSE_HTTP_PORT CLICKHOUSE_HTTP_PORT CLICKHOUSE_URL" ;;
     redis) echo "$REDIS_HOST $REDIS_PORT REDIS_PORT REDIS_URL" ;;
+    prometheus) echo "$PROMETHEUS_HOST $PROMETHEUS_PORT PROMETHEUS_PORT PROMETHEUS_URL" ;;
   esac
 }
 
@@ -54,6 +57,7 @@ configured_address() {
     kafka) echo "$KAFKA_HOST:$KAFKA_PORT" ;;
     clickhouse) echo "http://$CLICKHOUSE_HOST:$CLICKHOUSE_HTTP_PORT" ;;
     redis) echo "redis://$REDIS_HOST:$REDIS_PORT" ;;
+    prometheus) echo "http://$PROMETHEUS_HOST:$PROMETHEUS_PORT" ;;
   esac
 }
 
@@ -117,6 +121,7 @@ cmd_down() {
       kafka) needle=$KAFKA_PROPS ;;
       clickhouse) needle=$CH_CONFIG ;;
       redis) needle=$(redis_needle) ;;
+      prometheus) needle=$PROM_CONFIG ;;
     esac
     stop_pid "$svc" "$pid" "$needle"
   done

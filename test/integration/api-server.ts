@@ -1,27 +1,36 @@
 import { expect } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, migrate, type Store } from '@tonstream/store';
 import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http-server.js';
+import { connectPendingRedis } from '../../services/api/src/pending-redis.js';
+import type { PendingReader } from '../../services/api/src/v3/pending.js';
 
-export type ApiUnderTest = { store: Store; base: string; stop(): Promise<void> };
+/** `pending`: the pending endpoints' Redis (REDIS_URL) under a prefix of this run's own. */
+export type ApiUnderTest = { store: Store; base: string; pending: PendingReader; stop(): Promise<void> };
 
 /**
  * The API app in this process on port 0, over `database` (created and migrated) of the real
  * ClickHouse; `stop()` closes the server and drops the database.
  */
-export async function startApi(clickhouseUrl: string, database: string): Promise<ApiUnderTest> {
+export async function startApi(clickhouseUrl: string, database: string, options: { redisUrl?: string } = {}): Promise<ApiUnderTest> {
   const store = createStore({ url: clickhouseUrl, database });
   await migrate(store);
-  const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }) });
+  const pending = connectPendingRedis(options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `test_${randomBytes(4).toString('hex')}:`);
+  // No offline queue: a request before the connection is up would answer 503.
+  await new Promise((r) => (pending.redis.status === 'ready' ? r(null) : pending.redis.once('ready', r)));
+  const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), pending });
   const server = createApiServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {
     store,
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pending,
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
+      pending.redis.disconnect();
       await store.command(`DROP DATABASE IF EXISTS ${database}`);
       await store.close();
     },

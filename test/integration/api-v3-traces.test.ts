@@ -104,6 +104,12 @@ describe('/api/v3/actions', () => {
   it('shows a composite to a client that knows it and its parts to one that does not', async () => {
     expect((await actions(`trace_id=${enc(t1.trace_id)}`)).map((a) => a.type)).toEqual(['nft_purchase']);
     expect((await actions(`trace_id=${enc(t1.trace_id)}&supported_action_types=v1&sort=asc`)).map((a) => a.type)).toEqual(partsAsc.map((a) => a.type));
+    // X-Actions-Version replaces supported_action_types, either way round.
+    const typesWith = async (query: string, version: string) =>
+      (await okJson<{ actions: Action[] }>(api.base, `/api/v3/actions?${query}`, { 'X-Actions-Version': version })).actions.map((a) => a.type);
+    expect(await typesWith(`trace_id=${enc(t1.trace_id)}&sort=asc`, 'v1')).toEqual(partsAsc.map((a) => a.type));
+    expect(await typesWith(`trace_id=${enc(t1.trace_id)}&supported_action_types=v1`, 'latest')).toEqual(['nft_purchase']);
+    expect(await getJson(api.base, `/api/v3/actions?trace_id=${enc(t1.trace_id)}`, { 'X-Actions-Version': 'v1;drop' })).toMatchObject({ status: 422, body: { error: expect.stringContaining('X-Actions-Version') } });
     // action_type narrows the types, the ancestors still hide parts of a known composite (toncenter's rule).
     expect(await actions(`trace_id=${enc(t1.trace_id)}&action_type=nft_transfer`)).toEqual([]);
     expect((await actions('action_type=ton_transfer')).map((a) => a.action_id)).toEqual([transfer.action_id]);

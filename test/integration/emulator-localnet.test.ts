@@ -229,6 +229,48 @@ describe('emulator on the local network', () => {
     });
   }
 
+  it('an external sent through the API (v3 POST /message, v2 sendBocReturnHash) reaches the chain and is pending', async () => {
+    // The API as a process, as deployed: it sends to the liteserver and publishes what it accepted.
+    const port = await freePort();
+    procs.api = startService(
+      'api',
+      {
+        CLICKHOUSE_URL,
+        CLICKHOUSE_DATABASE: `tonstream_emu_${run}`,
+        API_HOST: '127.0.0.1',
+        API_PORT: String(port),
+        API_GLOBAL_CONFIG: globalConfig,
+        KAFKA_BROKERS,
+        KAFKA_TOPIC_PREFIX: `emu${run}.`,
+        REDIS_URL: emulatorEnv.REDIS_URL,
+        PENDING_REDIS_PREFIX: emulatorEnv.PENDING_REDIS_PREFIX,
+        LOG_LEVEL: 'warn',
+      },
+      join(dir, 'logs'),
+    );
+    const base = `http://127.0.0.1:${port}`;
+    await eventually('the API to reach the liteserver', async () => ((await fetch(`${base}/api/v2/getMasterchainInfo`).catch(() => undefined))?.ok ? true : undefined), 60_000, 200);
+    const k = wallets[0];
+    const receiver = wallets[3].contract.address;
+    const sends = [
+      { path: '/api/v3/message', hashOf: (b: Record<string, string>) => b.message_hash_norm },
+      { path: '/api/v2/sendBocReturnHash', hashOf: (b: { result: Record<string, string> }) => b.result.hash_norm },
+    ] as const;
+    for (const [i, send] of sends.entries()) {
+      const seqno = seqnos.get(k.w.address)!;
+      const boc = transfer(k, seqno, receiver, 700_000_000n + BigInt(i), `via ${send.path}`);
+      const { hash, hash_norm } = pendingExternal(boc);
+      const res = await fetch(`${base}${send.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+      expect(res.status, send.path).toBe(200);
+      expect(send.hashOf((await res.json()) as never)).toBe(hash_norm);
+      seqnos.set(k.w.address, seqno + 1);
+      const trace = await eventually(`the pending trace of ${send.path}`, async () => (await pendingByHash(hash_norm))[0], 30_000, 20);
+      expect(trace.actions[0].details).toMatchObject({ source: k.w.address.toUpperCase(), destination: raw(receiver), value: String(700_000_000n + BigInt(i)) });
+      // Sent for real: the chain runs it as emulated.
+      await expectConfirmedAsEmulated(trace, hash);
+    }
+  });
+
   it('a Jetton transfer is pending as jetton_transfer (amount, parties, asset) and matches the confirmed transactions', async () => {
     const k = wallets[1];
     const receiver = wallets[2].contract.address;

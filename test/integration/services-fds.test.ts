@@ -24,6 +24,7 @@ const pidFiles = {
   kafka: join(state, 'kafka/kafka.pid'),
   clickhouse: join(state, 'clickhouse/run/clickhouse-server.pid'),
   redis: join(state, 'redis/redis.pid'),
+  prometheus: join(state, 'prometheus/prometheus.pid'),
 };
 
 let env: NodeJS.ProcessEnv | undefined;
@@ -36,12 +37,14 @@ beforeAll(async () => {
     KAFKA_BROKERS: '',
     CLICKHOUSE_URL: '',
     REDIS_URL: '',
+    PROMETHEUS_URL: '',
     KAFKA_PORT: String(await freePort()),
     KAFKA_CONTROLLER_PORT: String(await freePort()),
     KAFKA_HEAP_OPTS: '-Xms64m -Xmx256m',
     CLICKHOUSE_HTTP_PORT: String(await freePort()),
     CLICKHOUSE_TCP_PORT: String(await freePort()),
     REDIS_PORT: String(await freePort()),
+    PROMETHEUS_PORT: String(await freePort()),
   };
 });
 

@@ -35,6 +35,8 @@ import {
   readAdjacentTransactionHashes,
   readBlocks,
   readCodeHashes,
+  readDeadLetterCounts,
+  readIndexRates,
   readMessages,
   readProgress,
   readTopBalances,
@@ -243,6 +245,8 @@ const READS = {
   readWatermark,
   indexStart,
   readProgress,
+  readIndexRates,
+  readDeadLetterCounts,
   // Last: it drops a receipt partition (chdb replays the DROP too; the final table dumps compare).
   dropOldReceipts,
 };
@@ -374,6 +378,9 @@ function readCases(data: Loaded): Cases {
     readWatermark: [{ args: [] }],
     indexStart: [{ args: [] }],
     readProgress: [{ args: [MC.a - 1, MC.c - MC.a + 1] }, { args: [MC.a, 10], empty: true }],
+    readIndexRates: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, 4_000_000_000, 60] }],
+    // No record was refused in this data.
+    readDeadLetterCounts: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }], empty: true }],
     dropOldReceipts: [{ args: [WATERMARK] }],
   };
 }

@@ -42,8 +42,11 @@ redis_start() {
   record_address redis "$REDIS_HOST:$REDIS_PORT"
   # daemonize yes: forks, writes the pid file, returns; a failed start is reported in the log.
   # CLEAN_EXEC: the daemon keeps /dev/null and its log only, no descriptor of ours (lib/fds.sh).
+  # The append-only file keeps what the tracer (incomplete traces) and the API keys need across a
+  # restart. Redis writes it before answering, so a killed server loses nothing acknowledged; the
+  # once-a-second fsync bounds what a machine crash loses to that second.
   "${CLEAN_EXEC[@]}" "$server" --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
-    --save '' --appendonly no --dir "$REDIS_DIR" \
+    --save '' --appendonly yes --appendfsync everysec --dir "$REDIS_DIR" \
     --daemonize yes --pidfile "$REDIS_PIDFILE" --logfile "$REDIS_LOG" </dev/null >/dev/null 2>&1 \
     || { show_log_tail "$REDIS_LOG"; die "redis: redis-server failed to start; read $REDIS_LOG"; }
   local i

@@ -6,6 +6,8 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * - blocks: raw block BoCs with the touched accounts' states (fetcher -> decoder), key = block id
  * - transactions / messages / account_states: decoded records (decoder -> writer), key = account or hash
  * - block_meta: one record per decoded block, published after its transactions and messages
+ * - traces / actions: the tracer's output (tracer -> writer), key = trace id so a trace's versions stay in order
+ * - pendingExternals: external messages as they arrive (API sendBoc, POST /message, any other source -> emulator), key = destination; `pending-external.ts`
  * - checkpoints: compacted; the fetcher's last fully published masterchain seqno
  * - blocksDeadLetters: raw blocks the decoder could not decode or publish, with the reason in headers
  * - recordsDeadLetters: records the writer refused (invalid, too big), with the reason in headers
@@ -17,6 +19,9 @@ export type Topics = {
   messages: string;
   accountStates: string;
   blockMeta: string;
+  traces: string;
+  actions: string;
+  pendingExternals: string;
   checkpoints: string;
   blocksDeadLetters: string;
   recordsDeadLetters: string;
@@ -29,6 +34,9 @@ export function topicNames(prefix = ''): Topics {
     messages: `${prefix}ton.messages`,
     accountStates: `${prefix}ton.account_states`,
     blockMeta: `${prefix}ton.block_meta`,
+    traces: `${prefix}ton.traces`,
+    actions: `${prefix}ton.actions`,
+    pendingExternals: `${prefix}ton.pending_externals`,
     checkpoints: `${prefix}ton.checkpoints`,
     blocksDeadLetters: `${prefix}ton.blocks.dlq`,
     recordsDeadLetters: `${prefix}ton.records.dlq`,
@@ -46,6 +54,9 @@ export function topicSpecs(topics: Topics, partitions = 4, maxMessageBytes = MAX
     { topic: topics.messages, numPartitions: partitions, configEntries: big },
     { topic: topics.accountStates, numPartitions: partitions, configEntries: big },
     { topic: topics.blockMeta, numPartitions: 1, configEntries: big },
+    { topic: topics.traces, numPartitions: partitions, configEntries: big },
+    { topic: topics.actions, numPartitions: partitions, configEntries: big },
+    { topic: topics.pendingExternals, numPartitions: partitions, configEntries: [] },
     { topic: topics.checkpoints, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] },
     // A dead letter is as big as what it holds: a raw block or a record.
     { topic: topics.blocksDeadLetters, numPartitions: 1, configEntries: big },

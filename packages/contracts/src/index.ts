@@ -28,3 +28,4 @@ export * from './protocols/ethena.js';
 export * from './protocols/dedust.js';
 export * from './protocols/coffee.js';
 export * from './protocols/layerzero.js';
+export * from './interfaces/index.js';

@@ -1,3 +1,4 @@
+import type { TokenEvent } from './token-events.js';
 /**
  * The indexer's records, named as toncenter v3 names them (reference/toncenter-v3.md §3): hashes in
  * standard base64, addresses raw uppercase (`0:ABC…`), 64-bit values and amounts as decimal strings.
@@ -187,7 +188,7 @@ export type MessageRef = { hash: string };
  * A transaction as the pipeline publishes and stores it: its messages by reference, since they
  * travel and are stored once, as `MessageRow`s. A full `TransactionRecord` is also a valid row.
  */
-export type TransactionRow = Omit<TransactionRecord, 'in_msg' | 'out_msgs'> & { in_msg: MessageRef | null; out_msgs: MessageRef[] };
+export type TransactionRow = Omit<TransactionRecord, 'in_msg' | 'out_msgs'> & { in_msg: MessageRef | null; out_msgs: MessageRef[]; token_events?: TokenEvent[] };
 
 /** The row form of a transaction: its messages cut down to their hashes. */
 export function transactionRow(t: TransactionRow): TransactionRow {

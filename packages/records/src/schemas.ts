@@ -2,6 +2,7 @@
  * Full checks of every record the decoded topics carry, field by field, with the ranges the store's
  * columns accept (a value ClickHouse cannot parse would fail the whole insert, for good).
  */
+import { tokenEvents } from './token-events.js';
 import { arrayOf, base64, bool, type Check, decimal, int32, literal, mapOf, nullable, object, optional, pattern, text, uint16, uint32, uint8, variants } from './check.js';
 
 /** A 256-bit hash in standard base64, as toncenter prints hashes. */
@@ -182,6 +183,7 @@ export const transactionRow: Check = object({
   block_ref: blockId,
   in_msg: nullable(messageRef),
   out_msgs: arrayOf(messageRef, 255),
+  token_events: optional(tokenEvents),
 });
 
 export const accountStateRecord: Check = object({

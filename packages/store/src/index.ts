@@ -13,4 +13,9 @@ export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js
 export { messageKey, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
 export { accountStateKey, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
 export { readAdjacentTransactionHashes, readMessages, type FoundMessage, type MessageFilter, type MessageOrder } from './reads/messages.js';
+export { readDeadLetterCounts, readIndexRates, type DeadLetterCount, type RateBucket } from './reads/status.js';
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';
+export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder } from './reads/traces.js';
+export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';
+export * from './pending/index.js';
+export { readCodeInterfaces, readJettonMasters, readJettonWallets, readNftCollections, readNftItems, readTokenEvents, type EventFilter, type EventKind, type JettonWalletFilter, type NftItemFilter, type Row as TokenRow } from './reads/tokens.js';

@@ -1,7 +1,9 @@
 import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
+import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import type { Receipt } from './index-progress.js';
 import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
+import { tokenRows } from './token-rows.js';
 
 /** A table row: flat scalars keyed by column name. */
 export type Row = Record<string, TsvValue>;
@@ -18,22 +20,27 @@ export type RecordBatch = {
   transactions: Stored<TransactionRow>[];
   messages: Stored<MessageRow>[];
   accountStates: Stored<AccountStateRecord>[];
+  /** The tracer's output: not part of any block's receipt (their availability is the tracer's progress). */
+  traces: Stored<TraceRecord>[];
+  actions: Stored<ActionRecord>[];
   /** What the batch stores of each consumed message; written after every other row. */
   receipts: Receipt[];
 };
 
 export function emptyBatch(): RecordBatch {
-  return { blocks: [], transactions: [], messages: [], accountStates: [], receipts: [] };
+  return { blocks: [], transactions: [], messages: [], accountStates: [], traces: [], actions: [], receipts: [] };
 }
 
 /** A batch of plain records (e.g. from decodeBlock); transactions are stored with their messages by hash. */
-export function recordBatch(records: { blocks?: BlockRecord[]; transactions?: TransactionRow[]; messages?: MessageRow[]; accountStates?: AccountStateRecord[] }): RecordBatch {
+export function recordBatch(records: { blocks?: BlockRecord[]; transactions?: TransactionRow[]; messages?: MessageRow[]; accountStates?: AccountStateRecord[]; traces?: TraceRecord[]; actions?: ActionRecord[] }): RecordBatch {
   const stored = <T>(record: T): Stored<T> => ({ record, json: JSON.stringify(record) });
   return {
     blocks: (records.blocks ?? []).map(stored),
     transactions: (records.transactions ?? []).map((t) => stored(transactionRow(t))),
     messages: (records.messages ?? []).map(stored),
     accountStates: (records.accountStates ?? []).map(stored),
+    traces: (records.traces ?? []).map(stored),
+    actions: (records.actions ?? []).map(stored),
     receipts: [],
   };
 }
@@ -51,7 +58,10 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     messages_by_account: [],
     account_states_latest: [],
     account_states: [],
+    traces: [],
+    actions: [],
     index_receipts: batch.receipts,
+    ...tokenRows(batch.accountStates, batch.transactions),
   };
   for (const { record: b, json } of batch.blocks) {
     const shard = BigInt('0x' + b.shard).toString();
@@ -145,5 +155,46 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       record: json,
     });
   }
+  for (const { record: t, json } of batch.traces) {
+    rows.traces.push({
+      trace_id: t.trace_id,
+      end_lt: t.end_lt,
+      end_utime: t.end_utime,
+      start_lt: t.start_lt,
+      start_utime: t.start_utime,
+      mc_seqno_start: t.mc_seqno_start,
+      mc_seqno_end: t.mc_seqno_end,
+      external_hash: t.external_hash ?? '',
+      external_hash_norm: t.external_hash_norm ?? '',
+      trace_state: t.trace_info.trace_state,
+      is_incomplete: t.is_incomplete ? 1 : 0,
+      transactions: t.trace_info.transactions,
+      tx_hashes: tsvArray(t.nodes.map((n) => n.tx_hash)),
+      accounts: tsvArray([...new Set(t.nodes.map((n) => n.account))]),
+      record: json,
+    });
+  }
+  for (const { record: a, json } of batch.actions) {
+    rows.actions.push({
+      trace_id: a.trace_id,
+      action_id: a.action_id,
+      type: a.type,
+      parent_action_id: a.parent_action_id ?? '',
+      ancestor_type: tsvArray(a.ancestor_type ?? []),
+      start_lt: a.start_lt,
+      end_lt: a.end_lt,
+      trace_end_lt: a.trace_end_lt,
+      trace_end_utime: a.trace_end_utime,
+      trace_mc_seqno_end: a.trace_mc_seqno_end,
+      tx_hashes: tsvArray(a.transactions),
+      accounts: tsvArray([...new Set(a.accounts)]),
+      record: json,
+    });
+  }
   return rows;
+}
+
+/** An Array(String) value in ClickHouse's literal form (the TSV field escaping is applied after). */
+function tsvArray(values: readonly string[]): string {
+  return `[${values.map((v) => `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(',')}]`;
 }

@@ -1,4 +1,5 @@
 import { ident, str } from './sql.js';
+import { TOKEN_TABLES, tokenTables } from './token-schema.js';
 
 /**
  * Versioned schema. Each migration is a list of single statements (18.16 takes one per request),
@@ -175,7 +176,63 @@ export const MIGRATIONS: Migration[] = [
       ];
     },
   },
+  {
+    version: 8,
+    name: 'traces and actions, with their lookups (by end lt, masterchain block, account, transaction)',
+    statements: (database) => traceAndActionTables(database),
+  },
+  {
+    version: 9,
+    name: 'tokens: contract interfaces, Jetton masters and wallets, NFT collections and items, Jetton transfers and burns, NFT transfers',
+    statements: (database) => tokenTables(database),
+  },
 ];
+
+/**
+ * Migration 8. The main tables are keyed by the trace (one read of a trace's record or actions is a
+ * primary-key range); every other access path is a narrow lookup table filled by a materialized view
+ * inside the writer's own INSERT (as migration 5), the per-account and per-transaction ones through
+ * ARRAY JOIN over the row's lists. A trace published incomplete and later complete is two versions:
+ * ReplacingMergeTree(end_lt) keeps the later, and reads take the latest with `LIMIT 1 BY`.
+ */
+function traceAndActionTables(database: string): string[] {
+  const db = ident(database);
+  const granularity = `SETTINGS index_granularity = ${RECORD_GRANULARITY}`;
+  // Lookups carry every column their reads filter on, so a page is read from the lookup alone and
+  // only its rows' records are fetched from the main table by key.
+  const traceKey = 'end_lt UInt64, trace_id String, end_utime UInt32, mc_seqno_end UInt32';
+  const actionKey = 'trace_end_lt UInt64, trace_id String, end_lt UInt64, action_id String, trace_end_utime UInt32, trace_mc_seqno_end UInt32, type String, ancestor_type Array(String)';
+  const actionColumns = 'trace_end_lt, trace_id, end_lt, action_id, trace_end_utime, trace_mc_seqno_end, type, ancestor_type';
+  const views: [table: string, columns: string, order: string, select: string][] = [
+    ['traces_by_end_lt', traceKey, 'end_lt, trace_id', `SELECT end_lt, trace_id, end_utime, mc_seqno_end FROM ${db}.traces`],
+    ['traces_by_mc_seqno', traceKey, 'mc_seqno_end, end_lt, trace_id', `SELECT end_lt, trace_id, end_utime, mc_seqno_end FROM ${db}.traces`],
+    ['traces_by_account', `account String, ${traceKey}`, 'account, end_lt, trace_id', `SELECT account, end_lt, trace_id, end_utime, mc_seqno_end FROM ${db}.traces ARRAY JOIN accounts AS account`],
+    ['transaction_traces', 'tx_hash String, trace_id String', 'tx_hash, trace_id', `SELECT tx_hash, trace_id FROM ${db}.traces ARRAY JOIN tx_hashes AS tx_hash`],
+    ['actions_by_id', 'action_id String, trace_id String', 'action_id, trace_id', `SELECT action_id, trace_id FROM ${db}.actions`],
+    ['actions_by_trace_end_lt', actionKey, 'trace_end_lt, trace_id, end_lt, action_id', `SELECT ${actionColumns} FROM ${db}.actions`],
+    ['action_accounts', `account String, ${actionKey}`, 'account, trace_end_lt, trace_id, end_lt, action_id', `SELECT account, ${actionColumns} FROM ${db}.actions ARRAY JOIN accounts AS account`],
+    ['actions_by_tx', 'tx_hash String, trace_id String, action_id String', 'tx_hash, trace_id, action_id', `SELECT tx_hash, trace_id, action_id FROM ${db}.actions ARRAY JOIN tx_hashes AS tx_hash`],
+  ];
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.traces (
+      trace_id String, end_lt UInt64, end_utime UInt32, start_lt UInt64, start_utime UInt32,
+      mc_seqno_start UInt32, mc_seqno_end UInt32, external_hash String, external_hash_norm String,
+      trace_state String, is_incomplete UInt8, transactions UInt32,
+      tx_hashes Array(String), accounts Array(String),
+      record String
+    ) ENGINE = ReplacingMergeTree(end_lt) ORDER BY trace_id ${granularity}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.actions (
+      trace_id String, action_id String, type String, parent_action_id String, ancestor_type Array(String),
+      start_lt UInt64, end_lt UInt64, trace_end_lt UInt64, trace_end_utime UInt32, trace_mc_seqno_end UInt32,
+      tx_hashes Array(String), accounts Array(String),
+      record String
+    ) ENGINE = ReplacingMergeTree ORDER BY (trace_id, action_id) ${granularity}`,
+    ...views.flatMap(([table, columns, order, select]) => [
+      `CREATE TABLE IF NOT EXISTS ${db}.${table} (${columns}) ENGINE = ReplacingMergeTree ORDER BY (${order})`,
+      `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${table}_mv TO ${db}.${table} AS ${select}`,
+    ]),
+  ];
+}
 
 /** The tables that hold `record`, with the engine migrations 1 and 3 gave them. */
 const RECORD_TABLES: [table: string, engine: string][] = [
@@ -236,6 +293,9 @@ export const TABLES = [
   'messages_by_account',
   'account_states_latest',
   'account_states',
+  'traces',
+  'actions',
+  ...TOKEN_TABLES,
   'index_receipts',
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -4,13 +4,23 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { Histogram, type Registry } from 'prom-client';
 import { HttpError } from './http-error.js';
 import { createIndexState } from './index-state.js';
+import { type Liteserver, noLiteserver } from './liteserver.js';
+import { createStatusRouter } from './status/index.js';
+import type { RateLimit } from './limits/rate-limit.js';
+import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
+import type { PendingReader } from './v3/pending.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 
 export { HttpError };
 
-/** `testnet`: user-friendly addresses carry the test-only flag. @default false */
-export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean };
+/**
+ * `testnet`: user-friendly addresses carry the test-only flag. @default false
+ * `rateLimit`: API keys and rate limits on /api/v2 and /api/v3 (`limits/`). @default none (off)
+ * `lite`: liteservers for the v2 node-level methods and v3's legacy ones. @default none (they answer 503)
+ * `pending`: the emulator's Redis, for /pendingTraces, /pendingActions, /pendingTransactions. @default none (they answer 503)
+ */
+export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean; rateLimit?: RateLimit; lite?: Liteserver; pending?: PendingReader };
 
 /**
  * The HTTP API. This is the skeleton the v2/v3 endpoints grow on: routing, errors as toncenter
@@ -18,7 +28,7 @@ export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testne
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -38,7 +48,9 @@ export function createApp({ store, registry, logger, testnet = false }: ApiDeps)
 
   app.get('/healthcheck', async (_req, res) => {
     const ok = await store.ping().catch(() => false);
-    res.status(ok ? 200 : 503).type('text/plain').send(ok ? 'OK' : 'ClickHouse unreachable');
+    const limits = rateLimit?.mode();
+    const note = limits && !limits.shared ? `; rate limits are per-process: ${limits.reason}` : '';
+    res.status(ok ? 200 : 503).type('text/plain').send((ok ? 'OK' : 'ClickHouse unreachable') + note);
   });
 
   app.get('/metrics', async (_req, res) => {
@@ -46,7 +58,10 @@ export function createApp({ store, registry, logger, testnet = false }: ApiDeps)
   });
 
   app.get('/', redirectRootToDocs);
-  app.use('/api/v3', createV3Router({ store, index, testnet }));
+  app.use(createStatusRouter({ store, index, registry }));
+  if (rateLimit) app.use(['/api/v2', '/api/v3'], rateLimit.middleware);
+  app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
+  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending }));
 
   app.use('/api/v3', (req) => {
     throw new HttpError(404, `no such endpoint: ${req.method} /api/v3${req.path}`);

@@ -4,6 +4,11 @@ import { createStore, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
 import { createApiServer } from './http-server.js';
 import { loadApiConfig } from './config.js';
+import { connectLiteserver } from './liteserver.js';
+import { connectPendingRedis } from './pending-redis.js';
+import { connectPendingPublisher } from './pending-publish.js';
+import { createRateLimit } from './limits/rate-limit.js';
+import { connectLimitsRedis } from './limits/redis-connection.js';
 
 async function main(): Promise<void> {
   let config;
@@ -22,15 +27,26 @@ async function main(): Promise<void> {
   const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
   // The API can start before the writer: make sure the tables exist so queries answer, not fail.
   await migrate(store).catch((err: unknown) => logger.warn('schema check failed; serving anyway', { err }));
-  const app = createApp({ store, registry, logger, testnet: config.testnet });
+  const limitsRedis = config.rateLimit === 'on' ? connectLimitsRedis(config.redisUrl, logger) : undefined;
+  const rateLimit = limitsRedis && createRateLimit({ redis: limitsRedis.redis, prefix: config.redisPrefix, anonymousRps: config.anonymousRps, registry, logger });
+  const chain = config.globalConfig === 'none' ? undefined : connectLiteserver(config.globalConfig, logger);
+  const publisher = chain && connectPendingPublisher({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, registry, logger });
+  const lite = chain && publisher ? publisher.wrap(chain) : chain;
+  const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
+  shutdown.add('pending redis', async () => pending.redis.disconnect());
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending });
+  if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });
   shutdown.add('store', () => store.close());
+  if (lite) shutdown.add('liteservers', async () => lite.close());
+  if (publisher) shutdown.add('pending externals producer', () => publisher.close());
+  if (limitsRedis) shutdown.add('rate limits redis', () => limitsRedis.close());
   shutdown.add('http server', () => new Promise<void>((resolve) => server.close(() => resolve())));
-  logger.info('api listening', { address: `http://${config.host}:${config.port}`, database: config.clickhouseDatabase });
+  logger.info('api listening', { address: `http://${config.host}:${config.port}`, database: config.clickhouseDatabase, rate_limit: config.rateLimit });
 }
 
 main().catch((err: unknown) => {

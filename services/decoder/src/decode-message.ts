@@ -1,6 +1,7 @@
 import { accountStateRecord, BocError, decodeBlock, TlbError } from '@tonstream/block';
 import { type AccountStateRecord, type BlockManifest, type BlockRecord, MANIFEST_HEADER, transactionRow } from '@tonstream/records';
 import { blockKey, bundleByPartition, CodecError, decodeRawBlock, type KeyedRecord } from '@tonstream/bus';
+import { tokenEventsOfBlock } from './token-events.js';
 
 /**
  * One Kafka message to produce. On the record topics it is a bundle (`bundleByPartition`): the
@@ -75,7 +76,12 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null, par
       }
     }
     // Messages travel once, on the messages topic; a transaction names its messages by hash (TransactionRow).
-    const txs: KeyedRecord[] = records.transactions.map((t) => ({ key: t.account, json: JSON.stringify(transactionRow(t)) }));
+    const events = tokenEventsOfBlock(records.transactions, states);
+    const txs: KeyedRecord[] = records.transactions.map((t) => {
+      const row = transactionRow(t);
+      const event = events.get(t.hash);
+      return { key: t.account, json: JSON.stringify(event ? { ...row, token_events: [event] } : row) };
+    });
     const msgs: KeyedRecord[] = records.messages.map((m) => ({ key: m.hash, json: JSON.stringify(m) }));
     const sts: KeyedRecord[] = states.map((st) => ({ key: st.account, json: JSON.stringify(st) }));
     const groups = [bundleByPartition(txs, partitions.transactions), bundleByPartition(msgs, partitions.messages), bundleByPartition(sts, partitions.accountStates)];

@@ -1,9 +1,10 @@
 /** The fetcher's Prometheus metrics, `tonstream_fetcher_*`, in one place. */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { QueryEvent } from './lite-pool.js';
+import type { QueryEvent, QueryResult } from './lite-pool.js';
 
 /** Liteserver round trips: sub-ms on localhost, seconds for a multi-MB mainnet block over pure-JS AES. */
 const QUERY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+const FAILED_RESULTS: readonly Exclude<QueryResult, 'ok'>[] = ['error', 'timeout', 'gone'];
 const PUBLISH_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export type FetcherMetrics = ReturnType<typeof createFetcherMetrics>;
@@ -23,8 +24,8 @@ export function createFetcherMetrics(registry: Registry) {
     accountStateBytes: new Counter({ name: 'tonstream_fetcher_account_state_bytes_total', help: 'Account state BoC bytes published', registers }),
     queryDuration: new Histogram({
       name: 'tonstream_fetcher_liteserver_query_duration_seconds',
-      help: 'Liteserver query attempts by method and result (ok, error, timeout, gone: the server has no such state)',
-      labelNames: ['method', 'result'] as const,
+      help: 'Liteserver query attempts by server, method and result (ok, error, timeout, gone: the server has no such state)',
+      labelNames: ['liteserver', 'method', 'result'] as const,
       buckets: QUERY_BUCKETS_S,
       registers,
     }),
@@ -34,11 +35,19 @@ export function createFetcherMetrics(registry: Registry) {
     publishDuration: new Histogram({ name: 'tonstream_fetcher_publish_duration_seconds', help: 'Kafka send of one masterchain block with its shard blocks, until acknowledged', buckets: PUBLISH_BUCKETS_S, registers }),
     publishErrors: new Counter({ name: 'tonstream_fetcher_publish_errors_total', help: 'Failed Kafka sends (retried)', registers }),
   };
+  const seenServers = new Set<string>();
   return {
     ...m,
     /** The LitePool observer. */
     onQuery(e: QueryEvent) {
-      m.queryDuration.observe({ method: e.method, result: e.result }, e.durationMs / 1000);
+      if (!seenServers.has(e.server)) {
+        // Every failure series of a server exists from its first query on, at 0: dashboards and
+        // alerts then see "no errors" instead of no data.
+        seenServers.add(e.server);
+        for (const result of FAILED_RESULTS) m.liteErrors.inc({ liteserver: e.server, result }, 0);
+        m.liteRetries.inc({ liteserver: e.server }, 0);
+      }
+      m.queryDuration.observe({ liteserver: e.server, method: e.method, result: e.result }, e.durationMs / 1000);
       if (e.result !== 'ok') m.liteErrors.inc({ liteserver: e.server, result: e.result });
       if (e.attempt > 0) m.liteRetries.inc({ liteserver: e.server });
     },

@@ -72,6 +72,12 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
           case 'accountStates':
             batch.accountStates.push(item);
             break;
+          case 'traces':
+            batch.traces.push(item);
+            break;
+          case 'actions':
+            batch.actions.push(item);
+            break;
           case 'blocks':
             batch.blocks.push(item);
             blocks.push({ mcSeqno: item.record.mc_block_seqno ?? 0, seenAtMs: item.seenAtMs });

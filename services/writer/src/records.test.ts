@@ -89,7 +89,35 @@ describe('readMessage()', () => {
       ['x_ton.messages', 'messages'],
       ['x_ton.account_states', 'accountStates'],
       ['x_ton.block_meta', 'blocks'],
+      ['x_ton.traces', 'traces'],
+      ['x_ton.actions', 'actions'],
     ]);
+  });
+
+  it("reads the tracer's trace and action bundles without a receipt (not a block's records), refusing a broken one", () => {
+    const h = (n: number) => Buffer.alloc(32, n).toString('base64');
+    const trace = {
+      trace_id: h(1), external_hash: h(2), external_hash_norm: null, mc_seqno_start: 5, mc_seqno_end: 6, start_lt: '10', start_utime: 100, end_lt: '12', end_utime: 101,
+      trace_info: { trace_state: 'complete', messages: 2, transactions: 2, pending_messages: 0, classification_state: 'ok' }, is_incomplete: false,
+      nodes: [
+        { tx_hash: h(1), account: `0:${'A'.repeat(64)}`, lt: '10', in_msg_hash: h(2), parent: null, out_msgs: 1 },
+        { tx_hash: h(3), account: `0:${'B'.repeat(64)}`, lt: '12', in_msg_hash: h(4), parent: h(1), out_msgs: 0 },
+      ],
+    };
+    const action = {
+      action_id: h(9), trace_id: h(1), type: 'ton_transfer', success: true, start_lt: '11', end_lt: '12', start_utime: 100, end_utime: 101,
+      trace_end_lt: '12', trace_end_utime: 101, trace_mc_seqno_end: 6, transactions: [h(1), h(3)], accounts: [`0:${'A'.repeat(64)}`], details: {}, parent_action_id: null, ancestor_type: [],
+    };
+    const traceKey = Buffer.from(h(1));
+    const traces = readMessage('traces', { key: traceKey, value: Buffer.from(JSON.stringify(trace)) }, at('1'));
+    expect(traces).toMatchObject({ dead: [], receipt: null, items: [{ kind: 'traces', record: trace }] });
+    const actions = readMessage('actions', { key: traceKey, value: bundle([JSON.stringify(action), JSON.stringify({ ...action, type: "x'; DROP" })]) }, at('2'));
+    expect(actions.items.map((i) => i.record)).toEqual([action]);
+    expect(actions.dead.map((d) => d.reason)).toEqual([expect.stringContaining('field type')]);
+    expect(actions.receipt).toBeNull();
+    const rows = batchRows({ ...emptyBatch(), traces: traces.items as never, actions: actions.items as never });
+    expect(rows.traces).toMatchObject([{ trace_id: h(1), end_lt: '12', tx_hashes: `['${h(1)}','${h(3)}']`, accounts: `['0:${'A'.repeat(64)}','0:${'B'.repeat(64)}']`, trace_state: 'complete' }]);
+    expect(rows.actions).toMatchObject([{ action_id: h(9), tx_hashes: `['${h(1)}','${h(3)}']`, ancestor_type: '[]', parent_action_id: '' }]);
   });
 });
 

@@ -15,6 +15,7 @@ import {
   type TransactionRow,
 } from '@tonstream/records';
 import type { Receipt, ReceiptKind } from '@tonstream/store';
+import { type ActionRecord, parseActionRecord, parseTraceRecord, type TraceRecord } from '@tonstream/traces';
 
 /** A decoded record as consumed from one of the decoder's topics, with the JSON text to store. */
 export type Item =
@@ -22,7 +23,10 @@ export type Item =
   | { kind: 'messages'; record: MessageRow; json: string }
   | { kind: 'accountStates'; record: AccountStateRecord; json: string }
   /** A block's meta; `seenAtMs` (header `seen_at_ms`) is when the fetcher first saw its masterchain block. */
-  | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null; manifest: BlockManifest };
+  | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null; manifest: BlockManifest }
+  /** The tracer's output: keyed by trace, not by block, so no receipt counts them toward the watermark. */
+  | { kind: 'traces'; record: TraceRecord; json: string }
+  | { kind: 'actions'; record: ActionRecord; json: string };
 
 export type ItemKind = Item['kind'];
 
@@ -60,6 +64,8 @@ export function topicKinds(topics: Topics): Map<string, ItemKind> {
     [topics.messages, 'messages'],
     [topics.accountStates, 'accountStates'],
     [topics.blockMeta, 'blocks'],
+    [topics.traces, 'traces'],
+    [topics.actions, 'actions'],
   ]);
 }
 
@@ -106,6 +112,10 @@ function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] 
       return { kind, record: parseRecord(kind, json, maxChars), json };
     case 'accountStates':
       return { kind, record: parseRecord(kind, json, maxChars), json };
+    case 'traces':
+      return { kind, record: parseTraceRecord(json, maxChars), json };
+    case 'actions':
+      return { kind, record: parseActionRecord(json, maxChars), json };
     case 'blocks': {
       const record = parseRecord(kind, json, maxChars);
       // A meta without its manifest cannot tell when the block is stored: refused with the reason.
@@ -119,8 +129,9 @@ function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] 
 
 /** The receipt of a message of a block: what it stored, what it refused, and the block's manifest. */
 function receiptFor(kind: ItemKind, key: string | null, part: number, headers: ConsumedMessage['headers'] & object, items: Item[], dead: number, nowMs: number): Receipt | null {
-  if (key === null || !BLOCK_KEY.test(key)) return null;
-  const mcSeqno = Number(header(headers, 'mc_seqno') ?? items[0]?.record.mc_block_seqno);
+  if (kind === 'traces' || kind === 'actions' || key === null || !BLOCK_KEY.test(key)) return null;
+  const first = items[0];
+  const mcSeqno = Number(header(headers, 'mc_seqno') ?? (first && 'mc_block_seqno' in first.record ? first.record.mc_block_seqno : undefined));
   if (!Number.isInteger(mcSeqno) || mcSeqno < 0 || mcSeqno > 0xffff_ffff) return null;
   const receipt: Receipt = {
     mc_seqno: mcSeqno,

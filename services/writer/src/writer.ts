@@ -254,6 +254,8 @@ export function createWriter(deps: WriterDeps): Writer {
       await producer.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: consumed, fromBeginning: true });
+      // Each topic's dead-letter series exists from the start, at 0 (dashboards show "none", not "no data").
+      for (const topic of consumed) metrics.deadLetters.inc({ topic }, 0);
       await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
       stopLag = pollConsumerLag({
         admin,

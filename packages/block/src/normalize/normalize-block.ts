@@ -140,7 +140,7 @@ function prevBlockRefs(block: Block): BlockRef[] {
   return [ref(info.prevRefs[0], info.afterSplit ? shardParent(info.shard.shard) : info.shard.shard)];
 }
 
-function transactionRecord(cells: CellTable, tx: Transaction, account: string, blockRef: BlockId, mcSeqno: number | null): TransactionRecord {
+export function transactionRecord(cells: CellTable, tx: Transaction, account: string, blockRef: BlockId, mcSeqno: number | null): TransactionRecord {
   const outMsgs = tx.outMsgs.map((m) => messageRecord(cells, m));
   outMsgs.sort((a, b) => (BigInt(a.created_lt ?? 0) < BigInt(b.created_lt ?? 0) ? -1 : 1));
   return {

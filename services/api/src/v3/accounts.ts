@@ -1,3 +1,4 @@
+import { createInterfaceDetector } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates, readCodeHashes, readTopBalances } from '@tonstream/store';
 import { addressBookRow, type AddressBookRow, buildAddressBook } from './address-book.js';
@@ -16,6 +17,15 @@ import { parseWalletData, walletType } from './wallets.js';
 
 const omitNull = <T>(key: string, v: T | null) => (v === null ? {} : { [key]: v });
 
+const detect = createInterfaceDetector();
+
+/** Get-method ids and interfaces of an account's code (@tonstream/contracts), null without code. */
+function codeInterfaces(s: AccountStateRecord): { contract_methods: number[] | null; interfaces: string[] | null } {
+  if (s.code_hash === null) return { contract_methods: null, interfaces: null };
+  const found = detect(s.code_hash, s.code_boc);
+  return { contract_methods: found.methods, interfaces: found.interfaces };
+}
+
 /** `AccountStateFull` (§3): null hashes and BoCs omitted; BoCs also without `include_boc`. */
 export function toAccountStateFull(s: AccountStateRecord, includeBoc: boolean) {
   return {
@@ -30,9 +40,7 @@ export function toAccountStateFull(s: AccountStateRecord, includeBoc: boolean) {
     ...omitNull('data_hash', s.data_hash),
     ...omitNull('code_hash', s.code_hash),
     ...(includeBoc ? { ...omitNull('data_boc', s.data_boc), ...omitNull('code_boc', s.code_boc) } : {}),
-    // Get-method ids and detected interfaces need the contracts package (a later slice).
-    contract_methods: null,
-    interfaces: null,
+    ...codeInterfaces(s),
   };
 }
 

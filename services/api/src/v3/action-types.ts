@@ -31,9 +31,10 @@ const V4 = [...V3, ...COCOON];
 const SHORTCUTS: Record<string, readonly string[]> = { v1: V1, v2: V2, v3: V3, v4: V4, latest: V4, cocoon: COCOON };
 
 /** The supported set for a request: shortcuts expanded, v1 added. Unknown names stand for themselves. */
-export function supportedSet(requested: readonly string[] | undefined): string[] {
+export function supportedSet(requested: readonly string[] | undefined, actionsVersion?: string): string[] {
   const set = new Set<string>(V1);
-  for (const name of requested ?? ['latest']) for (const t of SHORTCUTS[name] ?? [name]) set.add(t);
+  // X-Actions-Version replaces the parameter (toncenter-v3.md §1.3).
+  for (const name of actionsVersion !== undefined ? [actionsVersion] : (requested ?? ['latest'])) for (const t of SHORTCUTS[name] ?? [name]) set.add(t);
   return [...set];
 }
 

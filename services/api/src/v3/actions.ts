@@ -43,7 +43,7 @@ export const actionsEndpoint = defineEndpoint({
   notFound: 'masterchain block N not found (with mc_seqno)',
   async handle(ctx) {
     const { params: p, store, scope, settings, testnet } = ctx;
-    const supported = supportedSet(p.supported_action_types);
+    const supported = supportedSet(p.supported_action_types, ctx.settings.actionsVersion);
     const types = { types: p.action_type ?? supported, supported, excludeTypes: p.exclude_action_type };
     const byTime = p.start_utime !== undefined || p.end_utime !== undefined;
     const page = { limit: p.limit, offset: p.offset, sort: p.sort, order: byTime ? ('utime' as const) : ('lt' as const) };

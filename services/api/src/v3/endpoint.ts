@@ -3,7 +3,9 @@ import { StoreError } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
+import { type Liteserver, noLiteserver } from '../liteserver.js';
 import { bodyValues, jsonBody } from './json-body.js';
+import type { PendingReader } from './pending.js';
 import type { JsonSchema } from './kinds.js';
 import { createWatermarkCache } from './watermark-cache.js';
 import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, SETTINGS, type Settings } from './params.js';
@@ -18,6 +20,10 @@ export type EndpointContext<P extends Params> = {
   store: Store;
   /** User-friendly addresses with the test-only flag (a testnet deployment). */
   testnet: boolean;
+  /** The chain, for the legacy v2-style endpoints (legacy.ts). */
+  lite: Liteserver;
+  /** Pending (emulated) traces in Redis; undefined when not configured (the pending endpoints answer 503). */
+  pending: PendingReader | undefined;
 };
 
 /**
@@ -54,7 +60,7 @@ export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoin
   return endpoint as unknown as Endpoint;
 }
 
-export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number };
+export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number; lite?: Liteserver; pending?: PendingReader };
 
 /** A ClickHouse timeout (TIMEOUT_EXCEEDED) or our own abort at the request's deadline. */
 function isTimeout(err: unknown, signal: AbortSignal): boolean {
@@ -75,6 +81,7 @@ function indexHeaders(res: Response, watermark: Watermark | null, nowMs: number)
 export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request, res: Response) => Promise<void> {
   const now = deps.now ?? Date.now;
   const shared = endpoint.sharedPerWatermark ? createWatermarkCache() : undefined;
+  const lite = deps.lite ?? noLiteserver();
   return async (req, res) => {
     res.locals.route = `/api/v3${endpoint.path}`;
     const watermark = await deps.index.watermark();
@@ -87,7 +94,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
     try {
       const mc = watermark?.mc_seqno ?? null;
-      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, query }, watermark, store: deps.store, testnet: deps.testnet });
+      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
       const body = shared
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([

@@ -2,11 +2,17 @@ import type express from 'express';
 import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
 import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks.js';
 import { decodeEndpoint } from './decode.js';
+import { LEGACY_ENDPOINTS } from './legacy.js';
 import { docsPageRouter } from './docs-page.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
 import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
 import { openApiDocument } from './openapi.js';
+import { pendingActionsEndpoint, pendingTracesEndpoint, pendingTransactionsEndpoint } from './pending.js';
 import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions.js';
+import { actionsEndpoint } from './actions.js';
+import { eventsEndpoint, tracesEndpoint } from './traces.js';
+import { jettonBurnsEndpoint, jettonMastersEndpoint, jettonTransfersEndpoint, jettonWalletsEndpoint } from './jettons.js';
+import { nftCollectionsEndpoint, nftItemsEndpoint, nftTransfersEndpoint } from './nfts.js';
 
 /** Every served v3 endpoint. A new endpoint is one module with `defineEndpoint` plus one line here. */
 export const V3_ENDPOINTS: readonly Endpoint[] = [
@@ -24,7 +30,21 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   addressBookEndpoint,
   metadataEndpoint,
   topAccountsByBalanceEndpoint,
+  jettonMastersEndpoint,
+  jettonWalletsEndpoint,
+  jettonTransfersEndpoint,
+  jettonBurnsEndpoint,
+  nftCollectionsEndpoint,
+  nftItemsEndpoint,
+  nftTransfersEndpoint,
   decodeEndpoint,
+  tracesEndpoint,
+  eventsEndpoint,
+  actionsEndpoint,
+  ...LEGACY_ENDPOINTS,
+  pendingTracesEndpoint,
+  pendingActionsEndpoint,
+  pendingTransactionsEndpoint,
 ];
 
 /** Version of the served API surface in the OpenAPI document. */

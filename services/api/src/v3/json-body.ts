@@ -34,6 +34,8 @@ function fieldText(name: string, param: Param<unknown>, value: unknown, index?: 
   const type = param.kind.schema.type ?? 'string';
   if (typeof value === 'number' && JSON_TYPES[type] === 'number' && Number.isSafeInteger(value)) return String(value);
   if (typeof value === 'boolean' && type === 'boolean') return String(value);
+  // A structured field (legacy /runGetMethod's stack entries) reaches its kind as JSON text.
+  if (typeof value === 'object' && value !== null && type === 'object') return JSON.stringify(value);
   const at = index === undefined ? '' : ` at index ${index}`;
   throw new HttpError(422, `invalid value for field "${name}"${at}: expected ${param.kind.accepts} (a JSON ${JSON_TYPES[type] ?? 'string'})`);
 }

@@ -78,7 +78,8 @@ export function toV3Transaction(t: TransactionRow, messages: Map<string, Message
     if (!m) throw new Error(`message ${hash} (${direction}) of transaction ${t.hash} is not stored`);
     return m;
   };
-  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, ...rest } = t;
+  // token_events: the decoder's derivation for the token tables, not part of the v3 object.
+  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, ...rest } = t;
   return {
     ...rest,
     in_msg: in_msg && toV3Message(find('in', in_msg.hash)),

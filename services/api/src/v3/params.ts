@@ -1,4 +1,5 @@
 import { HttpError } from '../http-error.js';
+import { actionType } from './action-types.js';
 import * as kinds from './kinds.js';
 import type { JsonSchema, Kind } from './kinds.js';
 
@@ -155,10 +156,12 @@ export const SETTINGS = {
   x_timeout: optional(kinds.intRange(1, 2 ** 31 - 1), 'Query timeout in ms (header X-Timeout); capped at 3000.'),
   x_no_address_book: optional(kinds.bool, 'Answer `address_book` as {} (header X-No-Address-Book).'),
   x_no_metadata: optional(kinds.bool, 'Answer `metadata` as {} (header X-No-Metadata).'),
-  api_key: optional(kinds.text, 'API key (header X-API-Key); accepted, not checked yet.'),
+  api_key: optional(kinds.text, 'API key (header X-API-Key); checked when the instance runs with API_RATE_LIMIT=on.'),
+  x_actions_version: optional(actionType, 'One action type or shortcut (v1..v4, latest) replacing supported_action_types on /actions, /traces and the pending ones (header X-Actions-Version).'),
 } satisfies Params;
 
-export type Settings = { timeoutMs: number; noAddressBook: boolean };
+/** `actionsVersion`: X-Actions-Version, which replaces a request's supported_action_types. */
+export type Settings = { timeoutMs: number; noAddressBook: boolean; actionsVersion?: string };
 
 /** Server-side cap of X-Timeout, as toncenter (§1.3): also the default. */
 export const MAX_TIMEOUT_MS = 3000;
@@ -169,6 +172,7 @@ export const SETTING_HEADERS: Record<keyof typeof SETTINGS, string> = {
   x_no_address_book: 'X-No-Address-Book',
   x_no_metadata: 'X-No-Metadata',
   api_key: 'X-API-Key',
+  x_actions_version: 'X-Actions-Version',
 };
 
 /** The query's values per key, empty values dropped (an empty value is an absent parameter). */
@@ -209,7 +213,8 @@ export function parseRequest<P extends Params>(
   const noAddressBook = setting('x_no_address_book', SETTINGS.x_no_address_book) ?? false;
   setting('x_no_metadata', SETTINGS.x_no_metadata);
   setting('api_key', SETTINGS.api_key);
-  return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook } };
+  const actionsVersion = setting('x_actions_version', SETTINGS.x_actions_version);
+  return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook, ...(actionsVersion === undefined ? {} : { actionsVersion }) } };
 }
 
 export type { JsonSchema };

@@ -141,7 +141,7 @@ export const pendingTracesEndpoint = defineEndpoint({
     requireTarget(p.account, p.ext_msg_hash);
     const found = await fromRedis(ctx, (r) => readPendingTraces(r.redis, r.keys, { account: p.account, hashes: p.ext_msg_hash }));
     const stored = await dropConfirmed(ctx, found, (s) => (s.trace as StoredTrace).external_hash);
-    const traces = stored.map((s) => pendingTraceObject(s, supportedSet(p.supported_action_types)));
+    const traces = stored.map((s) => pendingTraceObject(s, supportedSet(p.supported_action_types, ctx.settings.actionsVersion)));
     const addresses = traces.flatMap((t) => Object.values(t.transactions).flatMap((x) => [x.account, x.in_msg?.source ?? null, ...x.out_msgs.map((m) => m.destination)]));
     return { traces, address_book: await addressBook(ctx, addresses), metadata: {} };
   },
@@ -161,7 +161,7 @@ export const pendingActionsEndpoint = defineEndpoint({
     requireTarget(p.account, p.ext_msg_hash);
     const read = await fromRedis(ctx, (r) => readPendingActions(r.redis, r.keys, { account: p.account, hashes: p.ext_msg_hash }));
     const found = await dropConfirmed(ctx, read, (f) => (f.trace.trace as StoredTrace).external_hash);
-    const supported = supportedSet(p.supported_action_types);
+    const supported = supportedSet(p.supported_action_types, ctx.settings.actionsVersion);
     const actions = found.flatMap(({ trace, actions: list }) =>
       shownActions(list, supported).map((a) => {
         const out: Record<string, unknown> = pendingAction(a, true);

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './kinds.js';
+import { TOKEN_SCHEMAS } from './token-schemas.js';
 
 /**
  * Response schemas of the served endpoints (OpenAPI 3.0 components), named as toncenter's OpenAPI
@@ -85,6 +86,27 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     address_book: ref('AddressBook'),
     metadata: ref('Metadata'),
   }),
+  // Traces and actions (toncenter-v3.md §3 Traces, Action).
+  TraceMeta: obj({
+    trace_state: { ...S, enum: ['complete', 'pending', 'broken'] }, messages: N, transactions: N, pending_messages: N,
+    classification_state: { ...S, enum: ['unclassified', 'failed', 'ok', 'broken'] },
+  }),
+  TraceNode: obj({ tx_hash: S, in_msg_hash: S, children: nullable({ type: 'array', items: ref('TraceNode') }) }, ['in_msg_hash']),
+  Action: obj({
+    trace_id: nullable(S), action_id: S, start_lt: S, end_lt: S, start_utime: N, end_utime: N, trace_end_lt: S, trace_end_utime: N, trace_mc_seqno_end: N,
+    transactions: { type: 'array', items: S }, success: nullable(B), type: S, details: { type: 'object' },
+    trace_external_hash: S, trace_external_hash_norm: S, accounts: { type: 'array', items: S },
+    transactions_full: { type: 'array', items: ref('Transaction') }, finality: { ...S, enum: ['pending', 'confirmed', 'finalized'] },
+  }, ['trace_external_hash', 'trace_external_hash_norm', 'accounts', 'transactions_full']),
+  Trace: obj({
+    trace_id: nullable(S), external_hash: nullable(S), mc_seqno_start: S, mc_seqno_end: S, start_lt: S, start_utime: N, end_lt: nullable(S), end_utime: nullable(N),
+    trace_info: ref('TraceMeta'), is_incomplete: B, warning: S, actions: { type: 'array', items: ref('Action') }, trace: ref('TraceNode'),
+    transactions_order: { type: 'array', items: S }, transactions: { type: 'object', additionalProperties: ref('Transaction'), description: 'tx hash -> Transaction' },
+  }, ['warning', 'actions', 'trace', 'transactions_order', 'transactions']),
+  TracesResponse: obj({ traces: { type: 'array', items: ref('Trace') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  EventsResponse: obj({ events: { type: 'array', items: ref('Trace') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  ActionsResponse: obj({ actions: { type: 'array', items: ref('Action') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
+  ...TOKEN_SCHEMAS,
 };
 
 export { ref };

@@ -61,7 +61,7 @@ async function tracesBody<P extends Params>(ctx: EndpointContext<P>, includeActi
       ? { transactions: [] }
       : await transactionsResponse({ ...ctx, settings: { ...settings, noAddressBook: true } }, { hashes }, { limit: hashes.length, offset: 0, sort: 'asc', order: 'lt' });
   const byHash = new Map(transactions.map((t) => [t.hash, t]));
-  const supported = supportedSet(supportedTypes);
+  const supported = supportedSet(supportedTypes, ctx.settings.actionsVersion);
   const actions = includeActions ? await readTraceActions(store, scope, shown.map((t) => t.trace_id), { types: supported, supported }) : [];
   const traces = shown.map((t) => traceObject(t, byHash, includeActions ? actions.filter((a) => a.trace_id === t.trace_id) : undefined));
   const addresses = [...transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]), ...actions.flatMap(actionAddresses)];

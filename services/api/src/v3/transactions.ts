@@ -1,4 +1,4 @@
-import { masterchainBlockIndexed, readAccountStatesByHash, readTransactionMessages, readTransactions, type Page, type TransactionFilter } from '@tonstream/store';
+import { masterchainBlockIndexed, readAccountStatesByHash, readTransactionMessages, readTransactions, readTransactionTraceIds, type Page, type TransactionFilter } from '@tonstream/store';
 import { HttpError } from '../http-error.js';
 import { buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
@@ -18,8 +18,16 @@ export async function transactionsResponse<P extends Params>(ctx: EndpointContex
     { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt },
     { account: t.account, hash: t.account_state_hash_after, lt: t.lt },
   ]);
-  const [messages, states] = await Promise.all([readTransactionMessages(store, scope, rows), readAccountStatesByHash(store, scope, stateHashes)]);
-  const transactions = rows.map((t) => toV3Transaction(t, messages, states));
+  const [messages, states, traceIds] = await Promise.all([
+    readTransactionMessages(store, scope, rows),
+    readAccountStatesByHash(store, scope, stateHashes),
+    readTransactionTraceIds(store, scope, rows.map((t) => t.hash)),
+  ]);
+  // trace_id is omitted until the tracer has stored the transaction's trace (toncenter: omitempty).
+  const transactions = rows.map((t) => {
+    const traceId = traceIds.get(t.hash);
+    return traceId === undefined ? toV3Transaction(t, messages, states) : { ...toV3Transaction(t, messages, states), trace_id: traceId };
+  });
   const addresses = transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]);
   const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, addresses, testnet);
   return { transactions, address_book };
