@@ -173,6 +173,8 @@ beforeAll(async () => {
     KAFKA_TOPIC_PREFIX: `emu${run}.`,
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     PENDING_REDIS_PREFIX: api.pending.keys.prefix,
+    CLICKHOUSE_URL,
+    CLICKHOUSE_DATABASE: `tonstream_emu_${run}`,
     EMULATOR_GLOBAL_CONFIG: globalConfig,
     EMULATOR_TTL_MS: String(TTL_MS),
     METRICS_PORT: String(await freePort()),

@@ -7,6 +7,7 @@ import { WalletContractV4 } from '@ton/ton';
 import { classifyTrace } from '@tonstream/actions';
 import { classifyPending, type ChainState, createTraceEmulator, pendingTrace, type PendingTraceResult, type PendingAction } from '@tonstream/emulation';
 import { createLogger, createRegistry } from '@tonstream/runtime';
+import { removeConfirmedTraces } from '@tonstream/emulator-service';
 import { deletePendingTrace, hasPendingTrace, putPendingTrace, recordBatch, saveWatermark, sweepExpiredTraces, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
@@ -17,7 +18,7 @@ import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
 /**
  * The pending endpoints over the Redis layout, with a trace the emulator made of a real wallet v4
  * transfer (sandbox state) and the classifier's actions: what each endpoint finds by account, by
- * normalized and raw hash, the atomic delete the tracer uses, expiry, and Redis down (503).
+ * normalized and raw hash, the atomic delete, the emulator removing confirmed traces, expiry, and Redis down (503).
  */
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const NOW = Math.floor(Date.now() / 1000);
@@ -146,7 +147,7 @@ describe('pending endpoints over Redis', () => {
     expect(await scanKeys(api.pending.keys.prefix)).toEqual([]);
   });
 
-  it('drops a pending trace once the index holds its confirmed trace complete, before the tracer deletes it', async () => {
+  it('hides a pending trace once the index holds its confirmed trace complete; the emulator then removes it', async () => {
     await putPendingTrace(api.pending.redis, api.pending.keys, { ...emulated, actions }, 60_000);
     const path = `/api/v3/pendingTraces?account=${raw(wallet)}`;
     expect((await okJson<{ traces: unknown[] }>(api.base, path)).traces).toHaveLength(1);
@@ -159,6 +160,8 @@ describe('pending endpoints over Redis', () => {
       start_lt: tx.lt, start_utime: tx.now, end_lt: tx.lt, end_utime: tx.now, is_incomplete: false, nodes: [node],
       trace_info: { trace_state: 'complete' as const, messages: 1, transactions: 1, pending_messages: 0, classification_state: 'ok' as const },
     };
+    // Not confirmed yet: the emulator's pass leaves it.
+    expect(await removeConfirmedTraces(api.pending.redis, api.pending.keys, api.store)).toEqual([]);
     await writeBatch(api.store, recordBatch({ transactions: [tx], messages: [{ ...tx.in_msg!, direction: 'in', tx_hash: tx.hash, tx_lt: tx.lt, mc_block_seqno: 1 }], traces: [trace] }));
     await saveWatermark(api.store, { mc_seqno: 1, gen_utime: tx.now });
     // The API reads the watermark at most every 250 ms.
@@ -167,5 +170,9 @@ describe('pending endpoints over Redis', () => {
     expect((await okJson<{ actions: unknown[] }>(api.base, `/api/v3/pendingActions?account=${raw(wallet)}`)).actions).toEqual([]);
     expect((await getJson(api.base, `/api/v3/pendingTransactions?account=${raw(wallet)}`)).status).toBe(404);
     expect(await hasPendingTrace(api.pending.redis, api.pending.keys, emulated.trace.external_hash_norm)).toBe(true);
+    // The emulator's pass removes it now that the index serves the confirmed trace, so the TTL sweep never counts it.
+    expect(await removeConfirmedTraces(api.pending.redis, api.pending.keys, api.store)).toEqual([emulated.trace.external_hash_norm]);
+    expect(await hasPendingTrace(api.pending.redis, api.pending.keys, emulated.trace.external_hash_norm)).toBe(false);
+    expect(await scanKeys(api.pending.keys.prefix)).toEqual([]);
   });
 });

@@ -22,6 +22,9 @@ export type EmulatorConfig = {
   rateWindowMs: number;
   /** Externals emulated at once (liteserver round trips overlap; the executor itself is one thread). @default 4 */
   concurrency: number;
+  /** The index, where confirmed traces replace pending ones (`none`: pending traces leave by TTL only). */
+  clickhouseUrl: string;
+  clickhouseDatabase: string;
   metricsHost: string;
   /** @default 9106 */
   metricsPort: number;
@@ -39,6 +42,8 @@ export const EMULATOR_CONFIG: Spec<EmulatorConfig> = {
   maxDepth: int('EMULATOR_MAX_DEPTH', 'depth of a trace emulated at most', 32, { min: 0, max: 1_000 }),
   ratePerDestination: int('EMULATOR_RATE_PER_DESTINATION', 'emulations per destination per window', 3, { min: 1, max: 1_000_000 }),
   rateWindowMs: int('EMULATOR_RATE_WINDOW_MS', 'window of the per-destination rate', 10_000, { min: 1, max: 3_600_000 }),
+  clickhouseUrl: str('CLICKHOUSE_URL', 'ClickHouse HTTP URL of the index (none: confirmed traces are not looked up)', 'http://127.0.0.1:8123'),
+  clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'database holding the index', 'tonstream'),
   concurrency: int('EMULATOR_CONCURRENCY', 'externals emulated at once', 4, { min: 1, max: 64 }),
   metricsHost: str('METRICS_HOST', 'address the metrics server listens on', '127.0.0.1'),
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9106, { min: 0, max: 65535 }),

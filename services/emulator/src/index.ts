@@ -3,3 +3,4 @@ export { createProcessor, StoppedError, type ProcessResult, type ProcessorDeps, 
 export { createEmulatorService, EMULATOR_GROUP_ID, SWEEP_INTERVAL_MS, type EmulatorService, type EmulatorServiceDeps } from './service.js';
 export { createEmulatorMetrics, type EmulatorMetrics } from './metrics.js';
 export { EMULATOR_CONFIG, type EmulatorConfig } from './config.js';
+export { removeConfirmedTraces } from './confirmations.js';

@@ -4,7 +4,7 @@ import { classifyTrace } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createLiteState, createTraceEmulator, type TraceClassifier } from '@tonstream/emulation';
 import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
-import { pendingKeys } from '@tonstream/store';
+import { createStore, pendingKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
 import { createAdmission } from './admission.js';
 import { EMULATOR_CONFIG } from './config.js';
@@ -42,6 +42,8 @@ const processor = createProcessor({
   metrics,
   logger,
 });
+const store = config.clickhouseUrl === 'none' ? undefined : createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+if (store) shutdown.add('store', () => store.close());
 const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-emulator', logger: logger.child({ module: 'kafka' }) });
 const service = createEmulatorService({
   kafka,
@@ -50,6 +52,7 @@ const service = createEmulatorService({
   processor,
   redis,
   keys,
+  store,
   concurrency: config.concurrency,
   metrics,
   logger,

@@ -30,7 +30,12 @@ export function createEmulatorMetrics(registry: Registry) {
     }),
     expired: new Counter({
       name: 'tonstream_emulator_expired_traces_total',
-      help: 'Pending traces removed by their TTL: the external never landed (or the tracer did not replace it in time)',
+      help: 'Pending traces removed by their TTL: the external never landed (or its confirmed trace was not indexed in time)',
+      registers: [registry],
+    }),
+    confirmed: new Counter({
+      name: 'tonstream_emulator_confirmed_traces_total',
+      help: 'Pending traces removed because the index serves their confirmed trace',
       registers: [registry],
     }),
     redisErrors: new Counter({

@@ -1,8 +1,9 @@
 import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
-import { type PendingKeys, sweepExpiredTraces } from '@tonstream/store';
+import { type PendingKeys, type Store, sweepExpiredTraces } from '@tonstream/store';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
+import { removeConfirmedTraces } from './confirmations.js';
 import type { EmulatorMetrics } from './metrics.js';
 import type { createProcessor } from './processor.js';
 
@@ -23,6 +24,8 @@ export type EmulatorServiceDeps = {
   processor: ReturnType<typeof createProcessor>;
   redis: Redis;
   keys: PendingKeys;
+  /** The index, where confirmed traces replace pending ones; without it pending traces leave by TTL only. */
+  store?: Store;
   concurrency: number;
   metrics: EmulatorMetrics;
   logger: Logger;
@@ -36,13 +39,21 @@ export type EmulatorService = { start(): Promise<void>; stop(): Promise<void>; h
  * stored; already stored ones are recognised by their hash_norm. Sweeps expired traces meanwhile.
  */
 export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorService {
-  const { kafka, topics, groupId, processor, redis, keys, concurrency, metrics, logger } = deps;
+  const { kafka, topics, groupId, processor, redis, keys, store, concurrency, metrics, logger } = deps;
   const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, ...CONSUMER_FETCH });
   let sweeper: NodeJS.Timeout | undefined;
   let redisDown = false;
   let running = false;
 
   const sweep = async () => {
+    if (store) {
+      try {
+        const confirmed = await removeConfirmedTraces(redis, keys, store);
+        metrics.confirmed.inc(confirmed.length);
+      } catch (err) {
+        logger.warn('could not check pending traces against the index', { err });
+      }
+    }
     try {
       const expired = await sweepExpiredTraces(redis, keys, Date.now());
       if (expired.length > 0) {

@@ -97,7 +97,7 @@ function pendingTraceObject(stored: StoredPendingTrace, supported: string[]) {
 
 /**
  * toncenter drops a pending trace once the index holds its confirmed trace complete (§5.6): until the
- * tracer deletes it, a client would otherwise see both. Matched by the external's raw hash; with the
+ * emulator's next pass deletes it (services/emulator confirmations.ts), a client would otherwise see both. Matched by the external's raw hash; with the
  * index unreachable nothing is dropped (pending data is served from Redis alone).
  */
 async function dropConfirmed<P extends Params, T>(ctx: EndpointContext<P>, items: T[], externalOf: (item: T) => string): Promise<T[]> {
