@@ -20,6 +20,9 @@ export TONSTREAM_PYTHON
 # Debian's chromium for the browser suites (playwright-core drives it).
 TONSTREAM_CHROMIUM=$(bash scripts/browser-env.sh)
 export TONSTREAM_CHROMIUM
+# docker-compose (Debian's, v1) validates docker-compose.yml (`config`: no Docker engine needed).
+TONSTREAM_DOCKER_COMPOSE=$(bash scripts/debian-tool.sh docker-compose docker-compose)
+export TONSTREAM_DOCKER_COMPOSE
 
 echo "tsc -b"
 npx tsc -b

@@ -1,13 +1,15 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from '../support/processes.js';
 import { DEPLOY, loadDashboards } from '../support/ops-queries.js';
 
-// `docker-compose config` needs docker, which these machines lack: this checks what it would, and
-// what matters beyond it (mounted files exist, Prometheus' targets are the compose services'
-// ports, Grafana's datasources point at compose services and its dashboards at provisioned uids).
+// `docker-compose config` (Debian's docker-compose, no Docker engine needed) validates the file; the
+// rest checks what matters beyond it (mounted files exist, Prometheus' targets are the compose
+// services' ports, Grafana's datasources point at compose services and its dashboards at provisioned uids).
 type Service = { image?: string; build?: unknown; environment?: Record<string, string | number>; volumes?: string[]; depends_on?: unknown; ports?: string[]; command?: string[] };
 type Compose = { services: Record<string, Service>; volumes?: Record<string, unknown>; networks?: Record<string, unknown> };
 
@@ -22,7 +24,25 @@ function bindMounts(svc: Service): [string, string][] {
   return (svc.volumes ?? []).map((v) => v.split(':')).filter(([src]) => src.startsWith('.') || isAbsolute(src)).map(([src, dst]) => [src, dst]);
 }
 
+/** docker-compose's own validation (`config -q`: schema, references, interpolation; no Docker engine needed). */
+function composeConfig(file: string): { ok: boolean; output: string } {
+  const bin = process.env.TONSTREAM_DOCKER_COMPOSE || 'docker-compose';
+  const run = spawnSync(bin, ['-f', file, 'config', '-q'], { cwd: ROOT, encoding: 'utf8' });
+  if (run.error) throw new Error(`${bin}: ${run.error.message} (scripts/test.sh installs it: bash scripts/debian-tool.sh docker-compose docker-compose)`);
+  return { ok: run.status === 0, output: `${run.stdout}${run.stderr}` };
+}
+
 describe('docker-compose.yml', () => {
+  it('is valid for docker-compose itself, which refuses a broken copy', () => {
+    const valid = composeConfig(join(ROOT, 'docker-compose.yml'));
+    expect(valid.output).toBe('');
+    expect(valid.ok).toBe(true);
+    // The same file with a service depending on one that does not exist.
+    const broken = join(mkdtempSync(join(tmpdir(), 'tonstream-compose-')), 'docker-compose.yml');
+    writeFileSync(broken, readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8').replace('  tracer:\n    <<: *service\n', '  tracer:\n    <<: *service\n    links: [no-such-service]\n'));
+    expect(composeConfig(broken).ok).toBe(false);
+  });
+
   it('parses, every service has an image or a build, and named volumes are declared', () => {
     expect(Object.keys(compose.services).length).toBeGreaterThan(5);
     for (const [name, svc] of Object.entries(compose.services)) {
