@@ -49,7 +49,7 @@ export function tokenRows(accountStates: readonly Stored<AccountStateRecord>[], 
     }
     if (has('nft_item')) {
       const i = readNftItemData(data);
-      if (i) rows.nft_items.push({ address: s.account, init: i.init ? 1 : 0, index: i.index, collection_address: i.collection_address ?? '', owner_address: i.owner_address ?? '', content: json(i.content), individual_content: i.individual_content ?? '', ...state });
+      if (i) rows.nft_items.push({ address: s.account, init: i.init ? 1 : 0, item_index: i.index, collection_address: i.collection_address ?? '', owner_address: i.owner_address ?? '', content: json(i.content), individual_content: i.individual_content ?? '', ...state });
     }
   }
   for (const { record: t } of transactions) {

@@ -72,10 +72,10 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
   const candidates = f.owner?.length
     ? [`address IN (SELECT address FROM ${db}.nft_items_by_owner ${sqlWhere([...list('owner_address', f.owner), ...list('collection_address', f.collection)])})`]
     : f.collection?.length
-      ? [`address IN (SELECT address FROM ${db}.nft_items_by_collection ${sqlWhere([...list('collection_address', f.collection), ...list('index', f.index)])})`]
+      ? [`address IN (SELECT address FROM ${db}.nft_items_by_collection ${sqlWhere([...list('collection_address', f.collection), ...list('item_index', f.index)])})`]
       : [];
-  const outer = [...list('owner_address', f.owner), ...list('collection_address', f.collection), ...list('index', f.index)];
-  const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? 'owner_address, collection_address, length(index), index, address' : 'collection_address, length(index), index, address';
+  const outer = [...list('owner_address', f.owner), ...list('collection_address', f.collection), ...list('item_index', f.index)];
+  const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? 'owner_address, collection_address, length(item_index), item_index, address' : 'collection_address, length(item_index), item_index, address';
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_items', '*', [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
 }
 

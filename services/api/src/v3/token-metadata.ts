@@ -37,7 +37,7 @@ export async function buildTokenMetadata(store: Store, scope: ReadScope, address
   const masters = await readJettonMasters(store, scope, { address: masterAddresses }, { limit: masterAddresses.length, offset: 0 });
   for (const m of masters as TokenRow[]) out[String(m.address)] = fromContent('jetton_masters', m.jetton_content);
   for (const c of collections) out[String(c.address)] = fromContent('nft_collections', c.collection_content);
-  for (const i of items) out[String(i.address)] = fromContent('nft_items', i.content, { nft_index: String(i.index) });
+  for (const i of items) out[String(i.address)] = fromContent('nft_items', i.content, { nft_index: String(i.item_index) });
   for (const w of wallets) out[String(w.address)] = { is_indexed: true, token_info: [{ valid: true, type: 'jetton_wallets', extra: { owner: w.owner, jetton: w.jetton, balance: w.balance } }] };
   return out;
 }

@@ -53,7 +53,7 @@ export function toNftItem(r: TokenRow, collections: Map<string, { object: NftCol
   const individual = s(r.individual_content);
   const itemContent = content(r.content) ?? (individual === '' ? null : { uri: (collection?.common ?? '') + individual });
   return {
-    address: s(r.address), init: Number(r.init) === 1, index: s(r.index), collection_address: orNull(r.collection_address), owner_address: orNull(r.owner_address),
+    address: s(r.address), init: Number(r.init) === 1, index: s(r.item_index), collection_address: orNull(r.collection_address), owner_address: orNull(r.owner_address),
     content: itemContent, last_transaction_lt: s(r.last_trans_lt), code_hash: s(r.code_hash), data_hash: s(r.data_hash), collection: collection?.object ?? null, on_sale: false,
   };
 }
