@@ -7,3 +7,4 @@ export { MATCHERS } from './matchers/index.js';
 export type { ActionMatcher, Matcher, MatchContext } from './matcher.js';
 export { checkExpectation, type Expectation } from './golden-match.js';
 export { classifyFixtureFile } from './cli-core.js';
+export { contractInterfacesOf } from './state-interfaces.js';

@@ -1,4 +1,4 @@
-import type { BlockManifest, MessageRow, TransactionRow } from '@tonstream/records';
+import type { AccountStateRecord, BlockManifest, MessageRow, TransactionRow } from '@tonstream/records';
 
 /** Where a consumed Kafka message sits. Offsets are kafkajs strings (64-bit). */
 export type Position = { topic: string; partition: number; offset: string };
@@ -7,16 +7,23 @@ export type Position = { topic: string; partition: number; offset: string };
 export type Consumed =
   | { kind: 'transactions'; block: string; mcSeqno: number; records: TransactionRow[] }
   | { kind: 'messages'; block: string; mcSeqno: number; records: MessageRow[] }
+  /** The accounts a block touched, after it: the classifier's contract context. */
+  | { kind: 'accountStates'; block: string; mcSeqno: number; records: AccountStateRecord[] }
   | { kind: 'meta'; block: string; mcSeqno: number; masterchain: boolean; manifest: BlockManifest }
   /** A message the tracer does not use (not of a block): only its offset matters. */
   | { kind: 'other' };
 
 /** Every record of one masterchain block and of the shard blocks it commits. */
-export type McGroup = { mcSeqno: number; transactions: TransactionRow[]; messages: MessageRow[] };
+export type McGroup = { mcSeqno: number; transactions: TransactionRow[]; messages: MessageRow[]; accountStates: AccountStateRecord[] };
 
 export type OffsetCommit = { topic: string; partition: number; offset: string };
 
-type BlockParts = { meta?: { masterchain: boolean; manifest: BlockManifest }; transactions: Map<string, TransactionRow>; messages: Map<string, MessageRow> };
+type BlockParts = {
+  meta?: { masterchain: boolean; manifest: BlockManifest };
+  transactions: Map<string, TransactionRow>;
+  messages: Map<string, MessageRow>;
+  accountStates: Map<string, AccountStateRecord>;
+};
 
 /**
  * Gathers the decoder's records by masterchain block until a whole one is there (its meta says how
@@ -39,7 +46,7 @@ export function createCollector(options: { lastDone: number | null }) {
   function parts(block: string, mcSeqno: number): BlockParts {
     let p = blocks.get(block);
     if (!p) {
-      p = { transactions: new Map(), messages: new Map() };
+      p = { transactions: new Map(), messages: new Map(), accountStates: new Map() };
       blocks.set(block, p);
       const keys = blocksBySeqno.get(mcSeqno) ?? new Set();
       keys.add(block);
@@ -66,6 +73,7 @@ export function createCollector(options: { lastDone: number | null }) {
       const b = parts(c.block, c.mcSeqno);
       if (c.kind === 'transactions') for (const t of c.records) b.transactions.set(t.hash, t);
       else if (c.kind === 'messages') for (const m of c.records) b.messages.set(`${m.hash}\u0000${m.direction}\u0000${m.tx_hash}`, m);
+      else if (c.kind === 'accountStates') for (const a of c.records) b.accountStates.set(a.account, a);
       else {
         b.meta = { masterchain: c.masterchain, manifest: c.manifest };
         if (c.masterchain) {
@@ -84,9 +92,16 @@ export function createCollector(options: { lastDone: number | null }) {
       const all = [...keys].map((k) => blocks.get(k)!);
       const mc = all.find((b) => b.meta?.masterchain);
       if (!mc) return undefined;
-      const whole = all.filter((b) => b.meta && b.transactions.size >= b.meta.manifest.transactions && b.messages.size >= b.meta.manifest.messages);
+      const whole = all.filter(
+        (b) => b.meta && b.transactions.size >= b.meta.manifest.transactions && b.messages.size >= b.meta.manifest.messages && b.accountStates.size >= b.meta.manifest.account_states,
+      );
       if (whole.length < (mc.meta!.manifest.mc_blocks ?? 1)) return undefined;
-      return { mcSeqno: n, transactions: whole.flatMap((b) => [...b.transactions.values()]), messages: whole.flatMap((b) => [...b.messages.values()]) };
+      return {
+        mcSeqno: n,
+        transactions: whole.flatMap((b) => [...b.transactions.values()]),
+        messages: whole.flatMap((b) => [...b.messages.values()]),
+        accountStates: whole.flatMap((b) => [...b.accountStates.values()]),
+      };
     },
 
     /** Marks a masterchain block done (its output is durable): frees it and returns the offsets now committable. */

@@ -1,5 +1,5 @@
 /** The tracer process: config, logger, metrics, Redis and shutdown wired around `createTracer`. */
-import { classifyTrace } from '@tonstream/actions';
+import { classifyTrace, type ContractInterfaces, contractInterfacesOf } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
 import { Redis } from 'ioredis';
@@ -19,10 +19,10 @@ const shutdown = createShutdown(logger);
 const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true });
 shutdown.add('redis', async () => void (await redis.quit()));
 const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-tracer', logger: logger.child({ module: 'kafka' }) });
-// Contract context (jetton wallets' masters, NFT collections) comes with the tokens work; until then
-// the classifier relies on what the trace itself proves.
-const classify: Classify = (trace) => {
-  const { actions, state } = classifyTrace(trace, () => undefined);
+// Contract context (a Jetton wallet's master and owner, an NFT item's collection) from the states of
+// the accounts the pipeline saw (contractInterfacesOf); beyond those, what the trace itself proves.
+const classify: Classify<ContractInterfaces> = (trace, contracts) => {
+  const { actions, state } = classifyTrace(trace, contracts);
   return { actions: actions.map((a) => ({ ...a, trace_id: a.trace_id ?? trace.trace_id })), state };
 };
 const tracer = createTracer({
@@ -30,6 +30,7 @@ const tracer = createTracer({
   topics: topicNames(config.topicPrefix),
   stateStore: createStateStore(redis, config.topicPrefix),
   classify,
+  contractOf: contractInterfacesOf,
   logger,
   metrics: createTracerMetrics(registry),
   groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,

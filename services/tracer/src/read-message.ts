@@ -15,7 +15,7 @@ function header(headers: ConsumedMessage['headers'], name: string): string | und
  * check are left out and reported through `refused` (the writer dead-letters them; their block then
  * never completes here either, and the tracer waits at it, as the watermark does).
  */
-export function readDecoderMessage(kind: 'transactions' | 'messages' | 'blocks', message: ConsumedMessage, refused: (reason: string) => void): Consumed {
+export function readDecoderMessage(kind: 'transactions' | 'messages' | 'accountStates' | 'blocks', message: ConsumedMessage, refused: (reason: string) => void): Consumed {
   const block = message.key?.toString('utf8');
   const mcSeqno = Number(header(message.headers, 'mc_seqno'));
   if (block === undefined || !Number.isInteger(mcSeqno) || mcSeqno < 0 || message.value === null) return { kind: 'other' };
@@ -31,6 +31,7 @@ export function readDecoderMessage(kind: 'transactions' | 'messages' | 'blocks',
     });
   if (kind === 'transactions') return { kind, block, mcSeqno, records: records('transactions') };
   if (kind === 'messages') return { kind, block, mcSeqno, records: records('messages') };
+  if (kind === 'accountStates') return { kind, block, mcSeqno, records: records('accountStates') };
   const manifest = parseManifest(header(message.headers, MANIFEST_HEADER));
   if ('problem' in manifest) {
     refused(manifest.problem);

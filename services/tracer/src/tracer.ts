@@ -10,7 +10,7 @@ import {
   joinTransactions,
   type TraceRecord,
 } from '@tonstream/traces';
-import type { TransactionRecord } from '@tonstream/records';
+import type { AccountStateRecord, TransactionRecord } from '@tonstream/records';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import { createCollector, type Collector, type McGroup } from './collector.js';
 import type { TracerMetrics } from './metrics.js';
@@ -31,14 +31,25 @@ export type TraceToClassify = {
   transactions: TransactionRecord[];
 };
 
-/** The call site of the action classifier (@tonstream/actions in main.ts). */
-export type Classify = (trace: TraceToClassify) => { actions: ActionRecord[]; state: Exclude<ClassificationState, 'unclassified' | 'failed'> };
+/** Contract context by raw address (the classifier's interface lookup; its value type is @tonstream/actions' ContractInterfaces). */
+export type ContractLookup<C> = (address: string) => C | undefined;
 
-export type TracerDeps = {
+/** The call site of the action classifier (@tonstream/actions in main.ts). */
+export type Classify<C = unknown> = (trace: TraceToClassify, contracts: ContractLookup<C>) => { actions: ActionRecord[]; state: Exclude<ClassificationState, 'unclassified' | 'failed'> };
+
+/**
+ * Accounts' contract context kept between masterchain blocks (a trace's wallets may have been
+ * touched blocks before it completes), most recent last; the oldest are forgotten past the bound.
+ */
+export const CONTRACTS_KEPT = 200_000;
+
+export type TracerDeps<C = unknown> = {
   kafka: Kafka;
   topics: Topics;
   stateStore: StateStore;
-  classify: Classify;
+  classify: Classify<C>;
+  /** What an account state tells the classifier (@tonstream/actions contractInterfacesOf). */
+  contractOf: (state: AccountStateRecord) => C | undefined;
   logger: Logger;
   metrics: TracerMetrics;
   /** Default `tonstream-tracer` (main.ts prefixes it with the topic prefix). */
@@ -64,14 +75,29 @@ export type Tracer = {
  * the block from the saved state and publishes the same records again (the store keys them by id);
  * after it, the replayed records of done blocks are skipped.
  */
-export function createTracer(deps: TracerDeps): Tracer {
+export function createTracer<C>(deps: TracerDeps<C>): Tracer {
   const { kafka, topics, stateStore, logger, metrics } = deps;
   const groupId = deps.groupId ?? TRACER_GROUP_ID;
-  const kinds = new Map<string, 'transactions' | 'messages' | 'blocks'>([
+  const kinds = new Map<string, 'transactions' | 'messages' | 'accountStates' | 'blocks'>([
     [topics.transactions, 'transactions'],
     [topics.messages, 'messages'],
+    [topics.accountStates, 'accountStates'],
     [topics.blockMeta, 'blocks'],
   ]);
+  const contracts = new Map<string, C>();
+  const learn = (states: readonly AccountStateRecord[]) => {
+    for (const s of states) {
+      const c = deps.contractOf(s);
+      if (c === undefined) continue;
+      contracts.delete(s.account);
+      contracts.set(s.account, c);
+    }
+    for (const oldest of contracts.keys()) {
+      if (contracts.size <= CONTRACTS_KEPT) break;
+      contracts.delete(oldest);
+    }
+  };
+  const lookup: ContractLookup<C> = (address) => contracts.get(address);
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   const admin = kafka.admin();
@@ -87,7 +113,7 @@ export function createTracer(deps: TracerDeps): Tracer {
     const r = t.record;
     if (r.is_incomplete) return { trace: r, actions: [] };
     try {
-      const { actions, state: cs } = deps.classify({ ...r, transactions: t.transactions });
+      const { actions, state: cs } = deps.classify({ ...r, transactions: t.transactions }, lookup);
       return { trace: { ...r, trace_info: { ...r.trace_info, classification_state: cs } }, actions };
     } catch (err) {
       metrics.classifyFailures.inc();
@@ -98,6 +124,7 @@ export function createTracer(deps: TracerDeps): Tracer {
 
   async function processGroup(g: McGroup) {
     const started = performance.now();
+    learn(g.accountStates);
     const transactions = joinTransactions(g.transactions, g.messages);
     const result = assembleMasterchainBlock(state, g.mcSeqno, transactions, { incompleteAfterMcBlocks: deps.incompleteAfterMcBlocks });
     const out = result.finished.map(classified);
