@@ -42,6 +42,8 @@ let engine: LiteSingleEngine;
 let emulatorEnv: Record<string, string>;
 let redisPort = 0;
 let redisServer: ChildProcess | undefined;
+/** The API as a process, as deployed: it sends to the liteserver and publishes what it accepted. */
+let apiBase: string;
 
 /** A throwaway redis-server (no persistence) on `redisPort`. */
 async function startRedis(): Promise<void> {
@@ -93,6 +95,12 @@ async function metric(name: string, labels = ''): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${emulatorEnv.METRICS_PORT}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
   return line ? Number(line.split(' ').pop()) : 0;
+}
+
+/** POSTs a BoC to the API process: status and JSON body. */
+async function sendThroughApi(path: string, boc: Buffer): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${apiBase}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
 async function pendingByHash(hash: string): Promise<PendingTraceJson[]> {
@@ -181,6 +189,25 @@ beforeAll(async () => {
     LOG_LEVEL: 'info',
   };
   await startEmulator();
+  const apiPort = await freePort();
+  procs.api = startService(
+    'api',
+    {
+      CLICKHOUSE_URL,
+      CLICKHOUSE_DATABASE: `tonstream_emu_${run}`,
+      API_HOST: '127.0.0.1',
+      API_PORT: String(apiPort),
+      API_GLOBAL_CONFIG: globalConfig,
+      KAFKA_BROKERS,
+      KAFKA_TOPIC_PREFIX: `emu${run}.`,
+      REDIS_URL: emulatorEnv.REDIS_URL,
+      PENDING_REDIS_PREFIX: emulatorEnv.PENDING_REDIS_PREFIX,
+      LOG_LEVEL: 'warn',
+    },
+    join(dir, 'logs'),
+  );
+  apiBase = `http://127.0.0.1:${apiPort}`;
+  await eventually('the API to reach the liteserver', async () => ((await fetch(`${apiBase}/api/v2/getMasterchainInfo`).catch(() => undefined))?.ok ? true : undefined), 60_000, 200);
   const kafka = createKafka({ brokers: [KAFKA_BROKERS], clientId: `emulator-test-${run}` });
   producer = kafka.producer();
   await producer.connect();
@@ -232,26 +259,6 @@ describe('emulator on the local network', () => {
   }
 
   it('an external sent through the API (v3 POST /message, v2 sendBocReturnHash) reaches the chain and is pending', async () => {
-    // The API as a process, as deployed: it sends to the liteserver and publishes what it accepted.
-    const port = await freePort();
-    procs.api = startService(
-      'api',
-      {
-        CLICKHOUSE_URL,
-        CLICKHOUSE_DATABASE: `tonstream_emu_${run}`,
-        API_HOST: '127.0.0.1',
-        API_PORT: String(port),
-        API_GLOBAL_CONFIG: globalConfig,
-        KAFKA_BROKERS,
-        KAFKA_TOPIC_PREFIX: `emu${run}.`,
-        REDIS_URL: emulatorEnv.REDIS_URL,
-        PENDING_REDIS_PREFIX: emulatorEnv.PENDING_REDIS_PREFIX,
-        LOG_LEVEL: 'warn',
-      },
-      join(dir, 'logs'),
-    );
-    const base = `http://127.0.0.1:${port}`;
-    await eventually('the API to reach the liteserver', async () => ((await fetch(`${base}/api/v2/getMasterchainInfo`).catch(() => undefined))?.ok ? true : undefined), 60_000, 200);
     const k = wallets[0];
     const receiver = wallets[3].contract.address;
     const sends = [
@@ -259,14 +266,30 @@ describe('emulator on the local network', () => {
       { path: '/api/v2/sendBocReturnHash', hashOf: (b: { result: Record<string, string> }) => b.result.hash_norm },
     ] as const;
     for (const [i, send] of sends.entries()) {
-      const seqno = seqnos.get(k.w.address)!;
-      const boc = transfer(k, seqno, receiver, 700_000_000n + BigInt(i), `via ${send.path}`);
-      const { hash, hash_norm } = pendingExternal(boc);
-      const res = await fetch(`${base}${send.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
-      expect(res.status, send.path).toBe(200);
-      expect(send.hashOf((await res.json()) as never)).toBe(hash_norm);
-      seqnos.set(k.w.address, seqno + 1);
-      const trace = await eventually(`the pending trace of ${send.path}`, async () => (await pendingByHash(hash_norm))[0], 30_000, 20);
+      // The API publishes after the liteserver accepted, so a round (every 500 ms here) may run the
+      // transfer before the emulator reads the wallet: the emulation then sees the used seqno and
+      // refuses it. Such a lost race is told apart (on chain, counted as refused) and retried.
+      let found: { trace: PendingTraceJson; hash: string } | undefined;
+      for (let attempt = 1; !found; attempt++) {
+        const seqno = seqnos.get(k.w.address)!;
+        const boc = transfer(k, seqno, receiver, 700_000_000n + BigInt(i), `via ${send.path} #${attempt}`);
+        const { hash, hash_norm } = pendingExternal(boc);
+        const refusedBefore = (await metric('tonstream_emulator_externals_total', 'result="rejected"')) + (await metric('tonstream_emulator_externals_total', 'result="rate_limited"'));
+        const res = await fetch(`${apiBase}${send.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ boc: boc.toString('base64') }) });
+        expect(res.status, send.path).toBe(200);
+        expect(send.hashOf((await res.json()) as never)).toBe(hash_norm);
+        seqnos.set(k.w.address, seqno + 1);
+        const outcome = await eventually(`the pending trace of ${send.path}`, async () => {
+          const trace = (await pendingByHash(hash_norm))[0];
+          if (trace) return { trace };
+          const refused = (await metric('tonstream_emulator_externals_total', 'result="rejected"')) + (await metric('tonstream_emulator_externals_total', 'result="rate_limited"'));
+          return refused > refusedBefore && ledgerTxs().some((t) => t.in_msg === hash) ? { lost: true } : undefined;
+        }, 30_000, 20);
+        if (outcome.trace) found = { trace: outcome.trace, hash };
+        else if (attempt >= 3) throw new Error(`${send.path}: every attempt landed before its emulation`);
+        else console.log(JSON.stringify({ lost_race: send.path, attempt }));
+      }
+      const { trace, hash } = found!;
       expect(trace.actions[0].details).toMatchObject({ source: k.w.address.toUpperCase(), destination: raw(receiver), value: String(700_000_000n + BigInt(i)) });
       // Sent for real: the chain runs it as emulated.
       await expectConfirmedAsEmulated(trace, hash);
@@ -305,6 +328,34 @@ describe('emulator on the local network', () => {
     seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
     const fees = await expectConfirmedAsEmulated(trace, hash);
     console.log(JSON.stringify({ wallet: 'v4r2 jetton transfer', fees }));
+  });
+
+  it('an external the wallet rejects (old seqno), sent through the API, is answered as the liteserver answers and is never pending nor on chain', async () => {
+    // wallets[1] has used seqnos 0 (the mint) and 1 (the Jetton transfer): both are old now.
+    const k = wallets[1];
+    expect(seqnos.get(k.w.address)).toBe(2);
+    const rejectedBefore = await metric('tonstream_emulator_externals_total', 'result="rejected"');
+    const v3Boc = transfer(k, 0, wallets[4].contract.address, 5_000_000n, 'old seqno via v3');
+    const v2Boc = transfer(k, 1, wallets[4].contract.address, 6_000_000n, 'old seqno via v2');
+    const v3 = await sendThroughApi('/api/v3/message', v3Boc);
+    const v2 = await sendThroughApi('/api/v2/sendBoc', v2Boc);
+    console.log(JSON.stringify({ rejected_external_answers: { v3_message: v3, v2_sendBoc: v2 } }));
+    // The local liteserver does not pre-check externals (services/localnet README: it answers
+    // sendMessage with status 1 and drops a bad one when its round runs), so the API has no
+    // rejection to pass on: 200, never a 5xx. The emulator is what refuses it.
+    expect(v3).toEqual({ status: 200, body: { message_hash: Cell.fromBoc(v3Boc)[0].hash().toString('base64'), message_hash_norm: pendingExternal(v3Boc).hash_norm } });
+    expect(v2.status).toBe(200);
+    expect(v2.body).toMatchObject({ ok: true, result: { '@type': 'ok' } });
+    await eventually('both rejected by the emulator', async () => ((await metric('tonstream_emulator_externals_total', 'result="rejected"')) >= rejectedBefore + 2 ? true : undefined), 30_000, 100);
+    const hashes = [v3Boc, v2Boc].map((b) => pendingExternal(b));
+    for (const h of hashes) expect(await pendingByHash(h.hash_norm)).toEqual([]);
+    // A later transfer of the same wallet lands: the rounds that dropped the old-seqno ones have run.
+    const next = transfer(k, 2, wallets[4].contract.address, 7_000_000n, 'after the old seqnos');
+    expect((await sendThroughApi('/api/v3/message', next)).status).toBe(200);
+    seqnos.set(k.w.address, 3);
+    await eventually('the valid transfer on chain', async () => (ledgerTxs().some((t) => t.in_msg === pendingExternal(next).hash) ? true : undefined), 30_000, 200);
+    expect(ledgerTxs().filter((t) => hashes.some((h) => h.hash === t.in_msg))).toEqual([]);
+    for (const h of hashes) expect(await pendingByHash(h.hash_norm)).toEqual([]);
   });
 
   it('an external the wallet rejects (old seqno) is never pending', async () => {
@@ -354,14 +405,25 @@ describe('emulator on the local network', () => {
     expect(await metric('tonstream_emulator_expired_traces_total')).toBeGreaterThanOrEqual(before + 2);
   }, 60_000);
 
-  it('Redis down: the pending endpoints answer 503, emulation waits and resumes when Redis is back', async () => {
+  it('Redis down: sending through the API still reaches the chain, the pending endpoints answer 503, emulation waits and resumes when Redis is back', async () => {
     const k = wallets.find((x) => x.w.version === 'v4r2')!;
     const boc = transfer(k, seqnos.get(k.w.address)!, wallets[2].contract.address, 4_000_000n, 'while redis is down');
     const { hash_norm } = pendingExternal(boc);
     await stopRedis();
-    const down = await getJson(api.base, `/api/v3/pendingTraces?ext_msg_hash=${encodeURIComponent(hash_norm)}`);
-    expect(down.status).toBe(503);
-    expect(down.body.error).toMatch(/pending traces unavailable: Redis unreachable/);
+    for (const base of [api.base, apiBase]) {
+      for (const path of [`/pendingTraces?ext_msg_hash=${encodeURIComponent(hash_norm)}`, `/pendingActions?account=${k.w.address}`, `/pendingTransactions?account=${k.w.address}`]) {
+        const down = await getJson(base, `/api/v3${path}`);
+        expect(down.status, path).toBe(503);
+        expect(down.body.error, path).toMatch(/^pending traces unavailable: Redis unreachable/);
+      }
+    }
+    // Sending needs no Redis: the API answers and the chain runs the transfer.
+    const sender = wallets[4];
+    const sent = transfer(sender, seqnos.get(sender.w.address)!, wallets[5].contract.address, 8_000_000n, 'sent while redis is down');
+    const res = await sendThroughApi('/api/v3/message', sent);
+    expect(res).toEqual({ status: 200, body: { message_hash: Cell.fromBoc(sent)[0].hash().toString('base64'), message_hash_norm: pendingExternal(sent).hash_norm } });
+    seqnos.set(sender.w.address, seqnos.get(sender.w.address)! + 1);
+    await eventually('the transfer sent while Redis is down on chain', async () => (ledgerTxs().some((t) => t.in_msg === pendingExternal(sent).hash) ? true : undefined), 30_000, 200);
     const errorsBefore = await metric('tonstream_emulator_redis_errors_total');
     await publishPendingExternal(producer, topics, boc, 'test');
     await eventually('a failed Redis write', async () => ((await metric('tonstream_emulator_redis_errors_total')) > errorsBefore ? true : undefined), 30_000, 100);
