@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import { Address, beginCell, Cell, external, storeMessage, type TupleItem, TupleReader } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { liteError } from '../../services/api/src/liteserver.js';
+import { type Liteserver, liteError, LiteserverError } from '../../services/api/src/liteserver.js';
 import { errorEnvelope, okEnvelope, V2Error } from '../../services/api/src/v2/envelope.js';
 import { getMethodId } from '../../services/api/src/v2/get-methods.js';
 import * as kinds from '../../services/api/src/v2/kinds.js';
 import { bodyValues, parseValues } from '../../services/api/src/v2/method.js';
-import { normalizedHash } from '../../services/api/src/v2/send.js';
+import { normalizedHash, sendExternal } from '../../services/api/src/v2/send.js';
 import { readStack, v2StackEntry, v3StackEntry } from '../../services/api/src/v2/stack.js';
 import { optional, required } from '../../services/api/src/v3/params.js';
 
@@ -176,5 +176,19 @@ describe('envelope and liteserver failures', () => {
     const other = liteError(new Error('cannot apply external message'), 'sendMessage');
     expect(other.status).toBe(500);
     expect(other.message).toBe('LITE_SERVER_UNKNOWN: cannot apply external message');
+  });
+});
+
+describe('sendExternal() answers a message the node refuses as the caller\'s mistake', () => {
+  const boc = beginCell().store(storeMessage(external({ to: Address.parseRaw(`0:${'11'.repeat(32)}`), body: beginCell().storeUint(7, 32).endCell() }))).endCell();
+  const liteserverThrowing = (err: Error) => ({ sendMessage: () => Promise.reject(err) }) as unknown as Liteserver;
+
+  it('400 with the node\'s words for a rejection (toncenter: 500), the liteserver\'s own status when it is unreachable or slow', async () => {
+    const rejected = liteError(new Error('cannot apply external message to current state : External message was not accepted'), 'sendMessage');
+    await expect(sendExternal(liteserverThrowing(rejected), boc)).rejects.toMatchObject({ name: 'V2Error', status: 400, message: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted' });
+    for (const status of [503, 504]) {
+      await expect(sendExternal(liteserverThrowing(new LiteserverError(status, 'down')), boc)).rejects.toMatchObject({ name: 'LiteserverError', status });
+    }
+    await expect(sendExternal({ sendMessage: () => Promise.resolve(1) } as unknown as Liteserver, boc)).resolves.toMatchObject({ info: { type: 'external-in' } });
   });
 });

@@ -38,9 +38,20 @@ export function normalizedHash(m: Message): Buffer {
   return beginCell().store(storeMessage(norm, { forceRef: true })).endCell().hash();
 }
 
+/**
+ * Sends an external-in message. A message the node refuses (LITE_SERVER_UNKNOWN: cannot apply
+ * external message …, with its exit code) is the caller's: 400 with the node's words. toncenter
+ * answers 500 there (toncenter-v2.md §2.6) except in sendBocReturnHashNoError; an unreachable or
+ * slow liteserver stays 503 / 504.
+ */
 export async function sendExternal(lite: Liteserver, cell: Cell): Promise<Message> {
   const m = externalMessage(cell);
-  await lite.sendMessage(cell.toBoc());
+  try {
+    await lite.sendMessage(cell.toBoc());
+  } catch (err) {
+    if (err instanceof LiteserverError && err.status === 500) throw new V2Error(400, err.message, { cause: err });
+    throw err;
+  }
   return m;
 }
 
@@ -72,19 +83,11 @@ export const sendBocReturnHash = defineMethod({
 
 export const sendBocReturnHashNoError = defineMethod({
   name: 'sendBocReturnHashNoError',
-  summary: 'sendBocReturnHash, with a rejection by the liteserver answered as 400',
+  summary: 'sendBocReturnHash (toncenter answers a rejection 400 here only; tonstream does in every send method)',
   source: 'liteserver',
   http: 'post',
   params: { boc: bocParam('The external message, a base64 BoC.') },
-  async handle({ params, lite }) {
-    try {
-      return await sendReturningHash(lite, params.boc);
-    } catch (err) {
-      // Rejected by the node (not unreachable): the caller's message, so a 4xx.
-      if (err instanceof LiteserverError && err.status === 500) throw new V2Error(400, err.message);
-      throw err;
-    }
-  },
+  handle: ({ params, lite }) => sendReturningHash(lite, params.boc),
 });
 
 const queryParams = {
