@@ -92,6 +92,12 @@ export type Chain = {
   config(): { boc: Uint8Array; configAddr: string; keyBlock: BlockIdExt | undefined };
   /** Queues an external-in message (BoC) for the next round. */
   submitExternal(boc: Uint8Array): SubmittedMessage;
+  /**
+   * What a liteserver's sendMessage does before it takes an external: runs it on the destination's
+   * current state (the next round's time), nothing committed, and refuses it, as a node would, when
+   * the account does not accept it (a bad signature or seqno, an expired message, no funds).
+   */
+  checkExternal(boc: Uint8Array): Promise<void>;
   /** Credits an account outside any transaction, as a zerostate does (creates an uninit account). */
   fund(address: string | Address, nanotons: bigint): Promise<void>;
   produceRound(): Promise<RoundResult>;
@@ -222,6 +228,24 @@ export function chainApi(core: ChainCore): Chain {
     },
     validatorSet: () => core.validators?.set,
     config: () => ({ boc: core.bc.config.toBoc(), configAddr: core.config.configAddr, keyBlock: core.keyBlock }),
+    checkExternal: (boc) =>
+      core.lock(async () => {
+        let msg;
+        try {
+          const table = parseBoc(boc);
+          msg = loadMessage(new Slice(table, table.roots[0], 'Message'));
+        } catch (err) {
+          throw new LocalnetError('bad_request', 'not a message BoC', { cause: err });
+        }
+        if (msg.info.type !== 'external-in' || msg.info.dest.type !== 'std') return; // submitExternal refuses it
+        const dest = coreAddress(msg.info.dest.workchain, msg.info.dest.hash);
+        const now = utimeOf(core.settings, core.mcTip.id.seqno + 1);
+        const r = await core.emu.wouldAccept(dest, boc, { lt: 0n, now, randomSeed: new Uint8Array(32) });
+        if (!r.ok) {
+          const code = r.exitCode === undefined ? '' : `, exit code ${r.exitCode}`;
+          throw new LocalnetError('bad_request', `cannot apply external message to current state : External message was not accepted (${r.error}${code})`);
+        }
+      }),
     submitExternal(boc) {
       let msg;
       let hash: string;

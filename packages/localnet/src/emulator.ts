@@ -50,6 +50,8 @@ function bocArg(boc: Uint8Array): CoreCell {
 export type Emulator = {
   /** Runs an inbound message on its destination; a failure leaves the account as it was. */
   runMessage(dest: Address, messageBoc: Uint8Array, p: RunParams): Promise<EmulatedTx | EmulationFailure>;
+  /** Whether the destination would accept the message now; nothing is committed. */
+  wouldAccept(dest: Address, messageBoc: Uint8Array, p: RunParams): Promise<{ ok: true } | EmulationFailure>;
   runTickTock(account: Address, which: TickOrTock, p: RunParams): Promise<EmulatedTx | EmulationFailure>;
   /** The ShardAccount BoC (base64) the sandbox holds for the address (an empty account if unknown). */
   shardAccount(address: Address): Promise<string>;
@@ -82,6 +84,11 @@ export function createEmulator(bc: Blockchain): Emulator {
       const contract = await bc.getContract(dest);
       const res = await bc.executor.runTransaction({ ...common(contract, p), message: bocArg(messageBoc) });
       return commit(contract, res, p.now);
+    },
+    async wouldAccept(dest, messageBoc, p) {
+      const contract = await bc.getContract(dest);
+      const res = await bc.executor.runTransaction({ ...common(contract, p), message: bocArg(messageBoc) });
+      return res.result.success ? { ok: true } : { ok: false, error: res.result.error, exitCode: res.result.vmResults?.vmExitCode };
     },
     async runTickTock(account, which, p) {
       const contract = await bc.getContract(account);

@@ -253,7 +253,8 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
       const out = await chain.runGetMethod(accountAddress(p.account), Number(BigInt(p.methodId)), stack, fromTlBlockId(p.id));
       return { ...common, exitCode: out.exitCode, result: opt(RUN.result, () => Buffer.from(out.stackBoc)) };
     },
-    'liteServer.sendMessage': (p) => {
+    'liteServer.sendMessage': async (p) => {
+      await chain.checkExternal(p.body);
       chain.submitExternal(p.body);
       return { kind: 'liteServer.sendMsgStatus', status: 1 };
     },

@@ -114,6 +114,15 @@ describe('prefunded wallets', () => {
       expect(spent > toNano(5) && spent < toNano('5.1')).toBe(true);
       expect(await opened.getSeqno()).toBe(1);
       expect((await conn.client.getAccountState(dest, head)).balance.coins).toBe(toNano(5));
+
+      // The same transfer again (seqno 0 is used now) and one with a wrong key: refused at once, as a node does.
+      await expect(conn.client.sendMessage(ext.toBoc())).rejects.toThrow(/cannot apply external message to current state/);
+      const forged = w.version === 'v4r2'
+        ? (contract as WalletContractV4).createTransfer({ seqno: 1, secretKey: Buffer.alloc(64, 7), sendMode: 3, messages })
+        : (contract as WalletContractV5R1).createTransfer({ seqno: 1, secretKey: Buffer.alloc(64, 7), sendMode: 3, messages });
+      await expect(conn.client.sendMessage(beginCell().store(storeMessage(external({ to: contract.address, body: forged }))).endCell().toBoc())).rejects.toThrow(/cannot apply external message/);
+      for (let i = 0; i < 2; i++) await traffic.step();
+      expect(await opened.getSeqno()).toBe(1);
     }
   });
 });
