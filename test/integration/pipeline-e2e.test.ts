@@ -351,7 +351,7 @@ async function checkChainWidePages(txs: LedgerTx[]): Promise<void> {
   const desc = [...txs].sort((a, b) => byLt(b, a) || byAccount(a, b));
   const served = async (query: string) => ((await v3(`/transactions?${query}`)).transactions as { hash: string }[]).map((t) => t.hash);
   expect(await served('limit=5')).toEqual(desc.slice(0, 5).map((t) => t.hash));
-  expect(await served('limit=1000')).toEqual(desc.map((t) => t.hash));
+  expect(await served('limit=1000')).toEqual(desc.slice(0, 1000).map((t) => t.hash));
   expect(await served('limit=50&offset=300')).toEqual(desc.slice(300, 350).map((t) => t.hash));
   expect(await served('limit=20&offset=10&sort=asc')).toEqual(asc.slice(10, 30).map((t) => t.hash));
   expect(await served('workchain=0&limit=30')).toEqual(desc.filter((t) => t.account.startsWith('0:')).slice(0, 30).map((t) => t.hash));
