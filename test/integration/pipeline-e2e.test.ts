@@ -215,7 +215,9 @@ describe('pipeline end to end on the local network', () => {
     await until(`the watermark at ${STOP_AT}`, async () => (watermark.checked() >= STOP_AT ? true : undefined), 60_000, 200);
     await watermark.stop();
     expect(watermark.problems).toEqual([]);
-    expect(watermark.seen.length).toBeGreaterThan(10);
+    // Several observed moves (every seqno up to the last is checked whatever the steps): the steps grow
+    // when a batch takes longer, as with this many tables per batch and the faults above.
+    expect(watermark.seen.length).toBeGreaterThan(5);
     // How far the watermark trailed the chain: from a round's production to the watermark reaching it.
     const produced = new Map(rounds.map((r) => [r.mc_seqno, r.produced_at_ms]));
     const lag = rounds.map((r) => (watermark.seen.find((w) => w.seqno >= r.mc_seqno)?.atMs ?? Date.now()) - produced.get(r.mc_seqno)!);
