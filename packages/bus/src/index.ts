@@ -4,4 +4,5 @@ export { createKafka, ensureTopics, TopicConfigError, CONSUMER_FETCH, type Kafka
 export { fetchConsumerLag, pollConsumerLag, type PartitionLag, type LagPollerOptions } from './lag.js';
 export { murmur2, partitionForKey } from './partition.js';
 export { bundleByPartition, bundleLines, type Bundle, type KeyedRecord } from './record-bundle.js';
+export { type ConsumedMessage, type DecodedMessage, type DecodedTopic, readDecodedMessage } from './decoded-message.js';
 export { pendingExternal, decodePendingExternal, publishPendingExternal, PendingExternalError, type PendingExternal } from './pending-external.js';

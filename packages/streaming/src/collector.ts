@@ -4,7 +4,7 @@ import type { AccountStateRecord, BlockManifest, MessageRow, TransactionRow } fr
 export type Consumed =
   | { kind: 'transactions'; block: string; mcSeqno: number; records: TransactionRow[] }
   | { kind: 'messages'; block: string; mcSeqno: number; records: MessageRow[] }
-  | { kind: 'account_states'; block: string; mcSeqno: number; records: AccountStateRecord[] }
+  | { kind: 'accountStates'; block: string; mcSeqno: number; records: AccountStateRecord[] }
   | { kind: 'meta'; block: string; mcSeqno: number; masterchain: boolean; manifest: BlockManifest };
 
 /** Every record of one masterchain block and of the shard blocks it commits. */
@@ -77,7 +77,7 @@ export function createCollector(options: CollectorOptions) {
       const p = parts(c.block, c.mcSeqno);
       if (c.kind === 'transactions') for (const t of c.records) p.transactions.set(t.hash, t);
       else if (c.kind === 'messages') for (const m of c.records) p.messages.set(`${m.hash}\u0000${m.direction}\u0000${m.tx_hash}`, m);
-      else if (c.kind === 'account_states') for (const s of c.records) p.states.set(`${s.account}\u0000${s.last_trans_lt}`, s);
+      else if (c.kind === 'accountStates') for (const s of c.records) p.states.set(`${s.account}\u0000${s.last_trans_lt}`, s);
       else {
         p.meta = { masterchain: c.masterchain, manifest: c.manifest };
         if (c.masterchain && (lowestMc === null || c.mcSeqno < lowestMc)) {

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
 import type { Logger } from '@tonstream/runtime';
 import { readWatermark, type Store } from '@tonstream/store';
 import { blockEvents, createCollector, createTraceLinks, type BlockEvent, type Fanout, type McRecords } from '@tonstream/streaming';
 import { joinTransactions } from '@tonstream/traces';
 import type { EachBatchPayload, Kafka } from 'kafkajs';
 import type { StreamerMetrics } from './metrics.js';
-import { readDecoderMessage, type TopicKind } from './read-message.js';
 
 /** A trace's undelivered messages are followed this many masterchain blocks (~25 min of mainnet). */
 const TRACE_LINK_MAX_AGE_MC_BLOCKS = 1000;
@@ -39,10 +38,10 @@ const sizeOf = (e: BlockEvent) => (e.type === 'transactions' ? e.txs.length * TX
  * watermark (ClickHouse) covers it, the same events are emitted again as its `finalized` step.
  */
 export function createSource(o: SourceOptions) {
-  const kinds = new Map<string, TopicKind>([
+  const kinds = new Map<string, DecodedTopic>([
     [o.topics.transactions, 'transactions'],
     [o.topics.messages, 'messages'],
-    [o.topics.accountStates, 'account_states'],
+    [o.topics.accountStates, 'accountStates'],
     [o.topics.blockMeta, 'meta'],
   ]);
   const groupId = `${o.topics.blocks.replace(/ton\.blocks$/, '')}tonstream-streamer-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -85,7 +84,7 @@ export function createSource(o: SourceOptions) {
     if (!kind) return;
     for (const message of batch.messages) {
       if (!isRunning()) return;
-      const c = readDecoderMessage(kind, message, (reason) => {
+      const c = readDecodedMessage(kind, message, (reason) => {
         o.metrics.refused.inc();
         o.logger.warn('record refused', { topic: batch.topic, partition: batch.partition, offset: message.offset, reason });
       });

@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import {
   type ActionRecord,
@@ -14,7 +14,6 @@ import type { AccountStateRecord, TransactionRecord } from '@tonstream/records';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import { createCollector, type Collector, type McGroup } from './collector.js';
 import type { TracerMetrics } from './metrics.js';
-import { readDecoderMessage } from './read-message.js';
 import type { StateStore } from './state-store.js';
 
 /** Consumer group of every tracer instance (one active member: assembly needs every shard's records). */
@@ -78,11 +77,11 @@ export type Tracer = {
 export function createTracer<C>(deps: TracerDeps<C>): Tracer {
   const { kafka, topics, stateStore, logger, metrics } = deps;
   const groupId = deps.groupId ?? TRACER_GROUP_ID;
-  const kinds = new Map<string, 'transactions' | 'messages' | 'accountStates' | 'blocks'>([
+  const kinds = new Map<string, DecodedTopic>([
     [topics.transactions, 'transactions'],
     [topics.messages, 'messages'],
     [topics.accountStates, 'accountStates'],
-    [topics.blockMeta, 'blocks'],
+    [topics.blockMeta, 'meta'],
   ]);
   const contracts = new Map<string, C>();
   const learn = (states: readonly AccountStateRecord[]) => {
@@ -158,8 +157,9 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     if (!kind) return;
     for (const message of batch.messages) {
       if (!isRunning() || isStale() || stopping) return;
-      const c = readDecoderMessage(kind, message, (reason) => logger.error('record refused; its block cannot be traced until it is published again', { topic: batch.topic, partition: batch.partition, offset: message.offset, reason }));
-      collector.add(c, { topic: batch.topic, partition: batch.partition, offset: message.offset });
+      const c = readDecodedMessage(kind, message, (reason) => logger.error('record refused; its block cannot be traced until it is published again', { topic: batch.topic, partition: batch.partition, offset: message.offset, reason }));
+      // A message that is not a block's still moves its partition's offset.
+      collector.add(c ?? { kind: 'other' }, { topic: batch.topic, partition: batch.partition, offset: message.offset });
       resolveOffset(message.offset);
     }
     // Whole masterchain blocks, in seqno order, as far as the records allow.
