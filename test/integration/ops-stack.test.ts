@@ -28,7 +28,7 @@ const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-ops-${run}-`));
 const database = `tonstream_ops_${run}`;
 const ledgerPath = join(dir, 'ledger.jsonl');
-const ports: Record<(typeof SERVICES)[number] | 'prometheus' | 'liteserver', number> = { localnet: 0, fetcher: 0, decoder: 0, writer: 0, tracer: 0, emulator: 0, streamer: 0, api: 0, prometheus: 0, liteserver: 0 };
+const ports: Record<(typeof SERVICES)[number] | 'prometheus' | 'liteserver' | 'streaming', number> = { localnet: 0, fetcher: 0, decoder: 0, writer: 0, tracer: 0, emulator: 0, streamer: 0, api: 0, prometheus: 0, liteserver: 0, streaming: 0 };
 const procs: Partial<Record<(typeof SERVICES)[number], ServiceProcess>> = {};
 let env: Record<string, string> = {};
 let store: Store;
@@ -168,7 +168,8 @@ beforeAll(async () => {
   await start('writer');
   await start('tracer');
   await start('emulator', { PENDING_REDIS_PREFIX: `ops${run}:` });
-  await start('streamer', { STREAMER_PORT: String(await freePort()) });
+  // Every port is drawn up front: one drawn now could be a port a service started above has not bound yet.
+  await start('streamer', { STREAMER_PORT: String(ports.streaming) });
   await start('decoder');
   await start('fetcher');
   await eventually('the API to serve masterchain block 5', async () => ((await watermark()) >= 5 ? true : undefined), 180_000, 500, assertAlive);
