@@ -54,7 +54,10 @@ async function count(table: string, final: boolean): Promise<number> {
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last log lines:\n${logLines.slice(-20).join('\n')}`);
+    if (Date.now() > deadline) {
+      const problems = logLines.filter((l) => /"level":"(warn|error)"/.test(l)).slice(-20);
+      throw new Error(`timed out waiting for ${what}; last warnings:\n${problems.join('\n')}\nlast log lines:\n${logLines.slice(-20).join('\n')}`);
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
 }

@@ -146,4 +146,33 @@ describe('createSink()', () => {
     await drained;
     expect(commits).toEqual([[{ topic: 't', partition: 3, offset: '42' }]]);
   });
+
+  it('commits again what a failed commit left owed, with nothing new consumed, and only the newest offset per partition', async () => {
+    const attempts: Commit[][] = [];
+    const acknowledged: Commit[][] = [];
+    const errors: unknown[] = [];
+    let kafkaUp = false;
+    const { sink, writes } = harness({
+      commitRetryMs: 5,
+      commit: async (c) => {
+        attempts.push(c);
+        if (!kafkaUp) throw new Error('REBALANCE_IN_PROGRESS');
+        acknowledged.push(c);
+      },
+      onCommitError: (err) => errors.push(err),
+    });
+    sink.add(consumed([tx(0), tx(1), tx(2)]), at('t', 0, 7));
+    sink.add(consumed([tx(3), tx(4), tx(5)]), at('t', 0, 8));
+    await settle();
+    writes[0].resolve();
+    writes[1].resolve();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(errors.length).toBeGreaterThanOrEqual(2);
+    kafkaUp = true;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(acknowledged).toEqual([[{ topic: 't', partition: 0, offset: '9' }]]);
+    const calls = attempts.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(attempts).toHaveLength(calls);
+  });
 });

@@ -4,6 +4,8 @@ import type { Consumed, Position } from './records.js';
 
 /** While a consumer waits for room it heartbeats this often, so the group keeps its partitions. */
 const HEARTBEAT_WHILE_WAITING_MS = 1_000;
+/** A failed offset commit is tried again after this long (Kafka away, a rebalance in progress). */
+const COMMIT_RETRY_MS = 1_000;
 
 export type SinkOptions = {
   /** A batch is cut once it holds this many records... */
@@ -14,8 +16,13 @@ export type SinkOptions = {
   maxInFlight: number;
   /** Stores a batch, retrying inside as long as that can succeed; a rejection is fatal. */
   write: (batch: PendingBatch) => Promise<void>;
-  /** Commits offsets; called one at a time, in order. A failure is reported, not fatal (rows are idempotent). */
+  /**
+   * Commits offsets; called one at a time, in order. A failure is reported, not fatal (rows are
+   * idempotent), and the offsets are committed again later: a commit is never dropped, or a writer
+   * that has consumed everything would replay it after its next restart.
+   */
   commit: (commits: Commit[]) => Promise<void>;
+  commitRetryMs?: number;
   onStored?: (batch: PendingBatch, durationMs: number) => void;
   onCommitError?: (err: unknown, commits: Commit[]) => void;
   onFatal: (err: unknown) => void;
@@ -31,7 +38,7 @@ export type Sink = {
   waitForRoom(heartbeat: () => Promise<void>): Promise<void>;
   /** Cuts what was added so far into a batch now, without waiting for flushMs (when a write slot is free). */
   flushNow(): void;
-  /** Writes everything added so far and waits until it is stored and its offsets committed. */
+  /** Writes everything added so far and waits until it is stored and its offsets committed (one last try); for stopping. */
   drain(): Promise<void>;
   readonly buffered: number;
   readonly inFlight: number;
@@ -52,7 +59,10 @@ export function createSink(options: SinkOptions): Sink {
   let due = false;
   let draining = false;
   let failed = false;
-  let commitChain = Promise.resolve();
+  /** Per partition, the newest offset stored and not yet acknowledged by Kafka. */
+  const owed = new Map<string, Commit>();
+  let committing: Promise<void> | undefined;
+  let commitRetry: NodeJS.Timeout | undefined;
   let wake: (() => void)[] = [];
 
   const notify = () => {
@@ -90,10 +100,8 @@ export function createSink(options: SinkOptions): Sink {
       .then(
         () => {
           options.onStored?.(pending, now() - started);
-          const commits = tracker.complete(pending.id);
-          if (commits.length > 0) {
-            commitChain = commitChain.then(() => options.commit(commits)).catch((err: unknown) => options.onCommitError?.(err, commits));
-          }
+          for (const c of tracker.complete(pending.id)) owed.set(`${c.topic}\u0000${c.partition}`, c);
+          void commitOwed();
         },
         (err: unknown) => {
           if (failed) return;
@@ -108,6 +116,33 @@ export function createSink(options: SinkOptions): Sink {
         pump();
       });
     flushes.add(flush);
+  }
+
+  /** Commits what is owed, one commit at a time; resolves once this attempt (and any it queued behind) ends. */
+  function commitOwed(): Promise<void> {
+    if (committing) return committing.then(() => (owed.size > 0 ? commitOwed() : undefined));
+    if (owed.size === 0) return Promise.resolve();
+    clearTimeout(commitRetry);
+    commitRetry = undefined;
+    const sent = [...owed.entries()];
+    const commits = sent.map(([, c]) => c);
+    committing = options
+      .commit(commits)
+      .then(
+        () => {
+          // A newer offset of the same partition that arrived meanwhile stays owed.
+          for (const [key, c] of sent) if (owed.get(key) === c) owed.delete(key);
+        },
+        (err: unknown) => {
+          options.onCommitError?.(err, commits);
+          commitRetry = setTimeout(() => void commitOwed(), options.commitRetryMs ?? COMMIT_RETRY_MS);
+          commitRetry.unref();
+        },
+      )
+      .finally(() => {
+        committing = undefined;
+      });
+    return committing;
   }
 
   const hasRoom = () => failed || acc.records < options.batchRecords;
@@ -144,7 +179,9 @@ export function createSink(options: SinkOptions): Sink {
           pump();
           await Promise.race(flushes);
         }
-        await commitChain;
+        await commitOwed();
+        // Stopping: what is still owed is replayed after the restart (rows are idempotent).
+        clearTimeout(commitRetry);
       } finally {
         draining = false;
       }

@@ -166,7 +166,7 @@ export function createWriter(deps: WriterDeps): Writer {
       for (const f of chain.written(pending.blocks)) metrics.freshness.observe(f);
       if (logger.isEnabled('debug')) logger.debug('batch stored', { batch: pending.id, records: pending.records, duration_ms: Math.round(durationMs) });
     },
-    onCommitError: (err, commits) => logger.warn('offset commit failed; the batch will be written again after a restart', { err, commits }),
+    onCommitError: (err, commits) => logger.warn('offset commit failed; trying again', { err, commits }),
     onFatal: (err) => {
       health = { status: 'error', reasons: [`store write failed: ${(err as Error).message}`] };
       logger.error('non-retriable store error: stopping so a supervisor restarts the writer (uncommitted batches are replayed)', { err });
