@@ -91,6 +91,6 @@ export function tongoOracles(): TongoOracle[] {
 }
 
 /** Entries of transactions.json: single transactions cut out of the blocks, with their hashes. */
-export function sourcesTransactions(): { category: string; block_file: string; account: string; lt: string; now: number; hash_hex: string; hash_base64: string }[] {
+export function sourcesTransactions(): { category: string; block_file: string; account: string; lt: string; now: number; hash_hex: string; hash_base64: string; boc_base64: string }[] {
   return JSON.parse(readFileSync(join(MAINNET, 'transactions.json'), 'utf8')).transactions;
 }

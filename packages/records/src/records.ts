@@ -161,6 +161,11 @@ export type TransactionRecord = {
   in_msg: MessageRecord | null;
   /** Sorted by created_lt, as toncenter returns them. */
   out_msgs: MessageRecord[];
+  /**
+   * The transaction cell as a BoC, base64 (v2 getTransactions' `data`). The decoder puts it last; the
+   * store keeps it apart from the record (transaction_bocs). Absent in records of older decoders.
+   */
+  boc?: string;
 };
 
 /** An account's state after a block (toncenter `AccountStateFull` names). */

@@ -184,6 +184,7 @@ export const transactionRow: Check = object({
   in_msg: nullable(messageRef),
   out_msgs: arrayOf(messageRef, 255),
   token_events: optional(tokenEvents),
+  boc: optional(boc),
 });
 
 export const accountStateRecord: Check = object({

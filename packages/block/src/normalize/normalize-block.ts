@@ -161,6 +161,8 @@ export function transactionRecord(cells: CellTable, tx: Transaction, account: st
     block_ref: blockRef,
     in_msg: tx.inMsg ? messageRecord(cells, tx.inMsg) : null,
     out_msgs: outMsgs,
+    // Last: the store cuts it from the record text (transaction_bocs).
+    boc: b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
   };
 }
 

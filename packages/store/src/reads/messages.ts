@@ -1,7 +1,7 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /**
  * Filters of `/api/v3/messages` and `/api/v3/transactionsByMessage`; every field optional, all ANDed.
@@ -88,7 +88,8 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
     `SELECT hash, any(record) AS record, anyIf(tx_hash, direction = 'in') AS in_tx, anyIf(tx_hash, direction = 'out') AS out_tx,
        any(created_lt) AS m_lt, any(created_at) AS m_at
      FROM ${db}.messages ${sqlWhere(where)} GROUP BY hash ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
-    scope.query,
+    // By key through a lookup table: a point read; by address or time alone: a scan, on every thread.
+    filter.hashes || filter.bodyHash !== undefined || filter.opcode !== undefined ? pointRead(scope) : scope.query,
   );
   return rows.map((r) => ({ message: JSON.parse(r.record) as MessageRow, inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));
 }

@@ -1,7 +1,7 @@
 import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -101,7 +101,7 @@ export async function readTransactionTraceIds(store: Store, scope: ReadScope, tx
   if (scope.watermark === null || txHashes.length === 0) return new Map();
   const rows = await store.query<{ tx_hash: string; trace_id: string }>(
     `SELECT tx_hash, any(trace_id) AS trace_id FROM ${store.database}.transaction_traces WHERE tx_hash IN ${strList(txHashes)} GROUP BY tx_hash`,
-    scope.query,
+    pointRead(scope),
   );
   return new Map(rows.map((r) => [r.tx_hash, r.trace_id]));
 }

@@ -1,8 +1,8 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
-import { int32, strList, uint } from '../sql.js';
+import { int32, str, strList, uint } from '../sql.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
 export type TransactionFilter = {
@@ -50,11 +50,11 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
   if (filter.message?.hashes && filter.message.hashes.length === 0) return [];
   const db = store.database;
   const order = ORDERS[page.order](sqlDirection(page.sort));
-  const read = async (keys: string) => {
+  const read = async (keys: string, point = !scans(filter)) => {
     const rows = await store.query<{ record: string }>(
       // Rows of one key are one fact (replays write it again): any of them will do.
       `SELECT record FROM ${db}.transactions WHERE (account, lt) IN (${keys}) ORDER BY ${order} LIMIT 1 BY account, lt`,
-      scope.query,
+      point ? pointRead(scope) : scope.query,
     );
     return rows.map((r) => JSON.parse(r.record) as TransactionRow);
   };
@@ -67,7 +67,13 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
     const rows = await read(chainWideKeys(db, w, filter, page, order, w - back));
     if (rows.length === page.limit) return rows;
   }
-  return read(chainWideKeys(db, w, filter, page, order, null));
+  return read(chainWideKeys(db, w, filter, page, order, null), false);
+}
+
+/** A filter whose keys are found by scanning columns (addresses of messages), not by a key or lookup table. */
+function scans(filter: TransactionFilter): boolean {
+  const m = filter.message;
+  return m !== undefined && m.hashes === undefined && m.bodyHash === undefined && m.opcode === undefined;
 }
 
 /** How far back (masterchain blocks below the watermark) the lower lt bounds of a chain-wide page go before none. */
@@ -140,15 +146,36 @@ function pageKeys(db: string, watermark: number, filter: TransactionFilter, page
   return `SELECT account, lt FROM ${db}.transactions ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
 }
 
+/**
+ * The BoCs (base64 of the transaction cell) of the transactions, by transaction hash, from
+ * `transaction_bocs` (migration 12). Transactions stored by a decoder older than that have none (absent).
+ */
+export async function readTransactionBocs(store: Store, scope: ReadScope, txs: readonly { account: string; lt: string; hash: string }[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  if (txs.length === 0) return found;
+  const hashes = new Map(txs.map((t) => [`${t.account} ${t.lt}`, t.hash]));
+  const keys = [...new Set(txs.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
+  const rows = await store.query<{ account: string; lt: string; boc: string }>(
+    `SELECT account, lt, boc FROM ${store.database}.transaction_bocs WHERE (account, lt) IN (${keys}) LIMIT 1 BY account, lt`,
+    pointRead(scope),
+  );
+  for (const r of rows) {
+    const hash = hashes.get(`${r.account} ${r.lt}`);
+    if (hash !== undefined) found.set(hash, r.boc);
+  }
+  return found;
+}
+
 /** Key of a message of a transaction in the map `readTransactionMessages` returns. */
 export function messageKey(txHash: string, direction: 'in' | 'out', hash: string): string {
   return `${txHash} ${direction} ${hash}`;
 }
 
 /**
- * The messages the transactions name by hash, keyed by `messageKey`. The messages table is ordered
- * by (hash, direction, tx_hash), so the lookup is by its primary key; LIMIT 1 BY instead of FINAL
- * (half the time alone; measurements: migration 6).
+ * The messages of the transactions, keyed by `messageKey`, from `transaction_messages` (migration 12):
+ * ordered by the transaction's key, so a page's messages sit in the granules of its own keys (by hash,
+ * in `messages`, each was a granule of its own). LIMIT 1 BY instead of FINAL (half the time alone;
+ * measurements: migration 6).
  */
 export async function readTransactionMessages(store: Store, scope: ReadScope, txs: readonly TransactionRow[]): Promise<Map<string, MessageRow>> {
   const hashes = new Set<string>();
@@ -158,9 +185,10 @@ export async function readTransactionMessages(store: Store, scope: ReadScope, tx
   }
   const found = new Map<string, MessageRow>();
   if (hashes.size === 0) return found;
+  const keys = [...new Set(txs.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
   const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList(txs.map((t) => t.hash))} LIMIT 1 BY hash, direction, tx_hash`,
-    scope.query,
+    `SELECT record FROM ${store.database}.transaction_messages WHERE (account, tx_lt) IN (${keys}) AND hash IN ${strList([...hashes])} LIMIT 1 BY account, tx_lt, direction, hash`,
+    pointRead(scope),
   );
   for (const { record } of rows) {
     const m = JSON.parse(record) as MessageRow;

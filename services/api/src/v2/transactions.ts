@@ -1,5 +1,5 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
-import { readBlocks, readMessages, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
+import { readBlocks, readMessages, readTransactionBocs, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
 import { Cell, loadTransaction } from '@ton/core';
 import { type Liteserver, LiteserverError } from '../liteserver.js';
 import { optional, type Param, required, withDefault } from '../v3/params.js';
@@ -12,7 +12,8 @@ import { extTransaction, extTransactionFromBoc, rawTransaction, rawTransactionEx
 
 /**
  * Transaction methods (toncenter-v2.md §2.3) from the index, bounded by the watermark: history of
- * any age the index holds, with no archival flag. The raw BoCs (`data`) come from the liteserver.
+ * any age the index holds, with no archival flag. The raw BoCs (`data`) come from the index too
+ * (migration 12); the liteserver is asked only for those of transactions indexed before it.
  */
 
 /** A bounded positive count with toncenter's messages (`limit should be positive`, …). */
@@ -30,10 +31,15 @@ function count(name: string, def: number, max: number): Param<number> {
 }
 
 async function shape(store: Store, scope: ReadScope, lite: Liteserver, txs: TransactionRow[], testnet: boolean): Promise<Shaping> {
-  const [messages, bocs] = await Promise.all([
+  const [messages, indexed] = await Promise.all([
     readTransactionMessages(store, scope, txs) as Promise<Map<string, MessageRecord>>,
-    transactionBocs(lite, txs).catch(() => new Map<string, string>()),
+    readTransactionBocs(store, scope, txs),
   ]);
+  // One serialization (@ton/core's, as transactionBocs gives the liteserver's) whichever source a BoC
+  // came from: the same cell in another cell order would make an answer change when the index catches up.
+  const bocs = new Map([...indexed].map(([hash, boc]) => [hash, Cell.fromBase64(boc).toBoc().toString('base64')]));
+  const missing = txs.filter((t) => !bocs.has(t.hash));
+  if (missing.length > 0) for (const [hash, boc] of await transactionBocs(lite, missing).catch(() => new Map<string, string>())) bocs.set(hash, boc);
   return { testnet, messages, bocs };
 }
 

@@ -1,6 +1,6 @@
-import type { AccountStateRecord, BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
+import type { BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
 import { opcodeName } from '@tonstream/contracts';
-import { accountStateKey, messageKey } from '@tonstream/store';
+import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstream/store';
 
 /**
  * Records (as the store keeps them) -> v3 objects (toncenter-v3.md §3). Records carry a few
@@ -55,7 +55,7 @@ const byCreatedLt = (a: MessageRow, b: MessageRow) => {
  * alone (the other fields null) when it is not stored: the pipeline stores an account's state once
  * per block, so a state between two transactions of one block is known only by its hash.
  */
-function toV3AccountState(hash: string, state: AccountStateRecord | undefined) {
+function toV3AccountState(hash: string, state: AccountStateSummary | undefined) {
   return {
     hash,
     balance: state?.balance ?? null,
@@ -71,15 +71,15 @@ function toV3AccountState(hash: string, state: AccountStateRecord | undefined) {
  * The v3 `Transaction`: the stored row with its messages joined back (`messages` from
  * readTransactionMessages) and its states before and after (`states` from readAccountStatesByHash).
  */
-export function toV3Transaction(t: TransactionRow, messages: Map<string, MessageRow>, states: Map<string, AccountStateRecord>) {
+export function toV3Transaction(t: TransactionRow, messages: Map<string, MessageRow>, states: Map<string, AccountStateSummary>) {
   const find = (direction: 'in' | 'out', hash: string) => {
     const m = messages.get(messageKey(t.hash, direction, hash));
     // Under the watermark every message of a transaction is stored: a miss is a store defect, not a 404.
     if (!m) throw new Error(`message ${hash} (${direction}) of transaction ${t.hash} is not stored`);
     return m;
   };
-  // token_events: the decoder's derivation for the token tables, not part of the v3 object.
-  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, ...rest } = t;
+  // token_events: the decoder's derivation for the token tables; boc: v2's `data`. Neither is part of the v3 object.
+  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, boc: _boc, ...rest } = t;
   return {
     ...rest,
     in_msg: in_msg && toV3Message(find('in', in_msg.hash)),

@@ -1,0 +1,34 @@
+import { Cell, loadTransaction } from '@ton/core';
+import { describe, expect, it } from 'vitest';
+import { fixtureBlocks, fixtureTransactions, readFixture } from '../test-support/fixtures.js';
+import { decodeBlock } from './normalize-block.js';
+
+describe('transaction records carry the transaction cell as a BoC (v2 getTransactions `data`)', () => {
+  it('equals the cell of transactions.json (extracted independently) for every listed transaction', () => {
+    const fixtures = fixtureTransactions();
+    expect(fixtures.length).toBeGreaterThan(0);
+    const byFile = new Map<string, ReturnType<typeof decodeBlock>['transactions']>();
+    for (const f of fixtures) {
+      if (!byFile.has(f.block_file)) byFile.set(f.block_file, decodeBlock(readFixture(f.block_file)).transactions);
+      const record = byFile.get(f.block_file)!.find((t) => t.lt === f.lt && t.account === f.account.toUpperCase())!;
+      expect(record, `${f.account} ${f.lt}`).toBeDefined();
+      const ours = Cell.fromBase64(record.boc!);
+      expect(ours.hash().toString('hex')).toBe(f.hash_hex);
+      expect(ours.equals(Cell.fromBase64(f.boc_base64))).toBe(true);
+    }
+  });
+
+  it('parses with @ton/core for every transaction of every fixture block, hash and lt as the record says', () => {
+    let count = 0;
+    for (const { name, bytes } of fixtureBlocks()) {
+      for (const t of decodeBlock(bytes).transactions) {
+        const [cell, ...more] = Cell.fromBoc(Buffer.from(t.boc!, 'base64'));
+        expect(more, name).toHaveLength(0);
+        expect(cell.hash().toString('base64'), `${name} ${t.lt}`).toBe(t.hash);
+        expect(loadTransaction(cell.beginParse()).lt.toString()).toBe(t.lt);
+        count++;
+      }
+    }
+    expect(count).toBeGreaterThan(2000);
+  });
+});
