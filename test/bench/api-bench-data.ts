@@ -40,7 +40,7 @@ async function count(store: Store, sql: string): Promise<number> {
 }
 
 /** Distinct facts per table (replays and unmerged parts do not count twice). */
-async function countFacts(store: Store): Promise<Dataset['counts']> {
+export async function countFacts(store: Store): Promise<Dataset['counts']> {
   const db = store.database;
   const [transactions, messages, accounts, blocks, account_states] = await Promise.all([
     count(store, `SELECT uniqExact(hash) AS n FROM ${db}.transactions_by_hash`),

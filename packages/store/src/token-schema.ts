@@ -48,3 +48,59 @@ export function tokenTables(database: string): string[] {
 
 /** The token tables `writeBatch` fills (their lookups are filled by views). */
 export const TOKEN_TABLES = ['contract_interfaces', 'jetton_wallets', 'jetton_masters', 'nft_collections', 'nft_items', 'jetton_transfers', 'jetton_burns', 'nft_transfers'] as const;
+
+/** The token state tables (one row per contract, the latest) that keep a history beside them. */
+export const TOKEN_STATE_TABLES = ['jetton_wallets', 'jetton_masters', 'nft_collections', 'nft_items'] as const;
+
+/**
+ * A balance's rank bucket: decimal digits x 100 + its first two digits (one digit when it has one),
+ * so buckets order as the balances do and a decade splits in 90. `value` is an SQL expression of a
+ * decimal String. The same expression fills the tables and bounds the reads (reads/ranked.ts).
+ */
+export function balanceBucket(value: string): string {
+  return `toUInt16(length(${value}) * 100 + toUInt8OrZero(substring(${value}, 1, 2)))`;
+}
+
+/**
+ * Migration 11 (issue 14): token state history and the tables that rank by balance.
+ *
+ * `<state table>_history`: every stored version of each token contract, ordered (address,
+ * last_trans_lt) as `account_states` beside `account_states_latest`. The state tables keep only a
+ * contract's latest version once merged, so a version above the watermark would hide the one a read
+ * at the watermark must serve; the history still has it. Filled by views inside the writer's INSERT.
+ *
+ * `jetton_wallets_by_balance` (jetton, bucket, wallet) and `accounts_by_balance` (bucket, account):
+ * a row for every bucket a wallet's or account's balance has been in. ReplacingMergeTree by that key
+ * (no version: a row only names a candidate), so a balance moving within its bucket adds nothing and
+ * a row left behind in an old bucket is dropped when the candidate's state at the watermark is read.
+ * Ordered by bucket, the richest wallets of a jetton are the last key range of its prefix: a top-N
+ * read counts rows per bucket, reads the candidates of the top buckets only and their states by key.
+ * (A ReplacingMergeTree by wallet cannot be ordered by balance, and 18.16 cannot read a key range in
+ * order, so every ranked read of an address-ordered table sorts all of a jetton's wallets.)
+ * The jetton is keyed by cityHash64(jetton): the bucket counts read 8 bytes a row, not a 66-byte
+ * address; the state read checks the jetton itself.
+ */
+export function tokenHistoryTables(database: string): string[] {
+  const db = ident(database);
+  const granularity = 'SETTINGS index_granularity = 256';
+  const history = TOKEN_STATE_TABLES.flatMap((table) => [
+    `CREATE TABLE IF NOT EXISTS ${db}.${table}_history AS ${db}.${table} ENGINE = ReplacingMergeTree ORDER BY (address, last_trans_lt) ${granularity}`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.${table}_history_mv TO ${db}.${table}_history AS SELECT * FROM ${db}.${table}`,
+    // Versions stored before this migration (the latest of each contract once merged).
+    `INSERT INTO ${db}.${table}_history SELECT * FROM ${db}.${table}`,
+  ]);
+  const wallets = `SELECT cityHash64(jetton) AS jetton_hash, ${balanceBucket('balance')} AS bucket, address FROM ${db}.jetton_wallets`;
+  const accounts = (from: string) => `SELECT ${balanceBucket('toString(balance)')} AS bucket, account FROM ${db}.${from}`;
+  return [
+    ...history,
+    `CREATE TABLE IF NOT EXISTS ${db}.jetton_wallets_by_balance (jetton_hash UInt64, bucket UInt16, address String) ENGINE = ReplacingMergeTree ORDER BY (jetton_hash, bucket, address)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.jetton_wallets_by_balance_mv TO ${db}.jetton_wallets_by_balance AS ${wallets}`,
+    `INSERT INTO ${db}.jetton_wallets_by_balance ${wallets}`,
+    `CREATE TABLE IF NOT EXISTS ${db}.accounts_by_balance (bucket UInt16, account String) ENGINE = ReplacingMergeTree ORDER BY (bucket, account)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.accounts_by_balance_mv TO ${db}.accounts_by_balance AS ${accounts('account_states')}`,
+    // Each account's latest state, and every stored state of the accounts whose latest is above the
+    // watermark (the state a read at the watermark serves may be any of those).
+    `INSERT INTO ${db}.accounts_by_balance ${accounts('account_states_latest')}`,
+    `INSERT INTO ${db}.accounts_by_balance ${accounts('account_states')} WHERE account IN (SELECT account FROM ${db}.account_states_latest WHERE mc_block_seqno > (SELECT max(mc_seqno) FROM ${db}.index_watermark))`,
+  ];
+}

@@ -1,21 +1,33 @@
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
+import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
- * Reads of the token tables (migration 9, token-schema.ts). State tables hold one row per contract
- * version: a read takes each contract's latest row at or below the watermark (`LIMIT 1 BY address`
- * after ordering by lt), on the lookup table whose key the filter names. Events are found by key
- * (lt, hash) on their lookup tables, then read from the main table. Rows are returned as stored
- * (strings for amounts, '' for a null address); the API shapes them.
+ * Reads of the token tables (migrations 9 and 11, token-schema.ts). A state table keeps each
+ * contract's latest version (once merged), its `_history` every version: a read takes each contract's
+ * latest version at or below the watermark, from the state table, or from the history for the few
+ * contracts whose latest version is above the watermark (`latest`). Lookup tables by owner, jetton or
+ * collection name candidates; the contract's version decides. Events are found by key (lt, hash) on
+ * their lookup tables, then read from the main table. Rows are returned as stored (strings for
+ * amounts, '' for a null address); the API shapes them.
  */
 
 export type Row = Record<string, string | number>;
 const list = (column: string, values: readonly string[] | undefined) => (values && values.length > 0 ? [`${column} IN ${strList(values)}`] : []);
 
-/** Latest version of each contract among `table`'s rows matching `where`, at or below the watermark. */
+/**
+ * Latest version at or below the watermark of each contract of `table` matching `where` (conditions
+ * on the table's columns): its row in `table`, or for contracts with a version above the watermark
+ * there, the latest of the earlier ones in `<table>_history`. `columns` include address and last_trans_lt.
+ */
 function latest(store: Store, table: string, columns: string, where: string[], watermark: number): string {
-  return `SELECT ${columns} FROM ${store.database}.${table} ${sqlWhere([...where, `mc_block_seqno <= ${uint(watermark)}`])} ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
+  const db = store.database;
+  const w = uint(watermark);
+  const newer = `SELECT address FROM ${db}.${table} ${sqlWhere([...where, `mc_block_seqno > ${w}`])}`;
+  const current = `SELECT ${columns} FROM ${db}.${table} ${sqlWhere([...where, `mc_block_seqno <= ${w}`])}`;
+  const earlier = `SELECT ${columns} FROM ${db}.${table}_history ${sqlWhere([...where, `mc_block_seqno <= ${w}`, `address IN (${newer})`])}`;
+  return `SELECT ${columns} FROM (${current} UNION ALL ${earlier}) ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
 }
 
 async function rows(store: Store, scope: ReadScope, sql: string): Promise<Row[]> {
@@ -24,24 +36,52 @@ async function rows(store: Store, scope: ReadScope, sql: string): Promise<Row[]>
 
 export type JettonWalletFilter = { address?: string[]; owner?: string[]; jetton?: string[]; excludeZero?: boolean };
 
-const WALLET_COLUMNS = 'address, jetton, owner, balance, last_trans_lt, mc_block_seqno';
+const WALLET_COLUMNS = 'address, jetton, owner, balance, last_trans_lt, mc_block_seqno, code_hash, data_hash';
 
 /**
  * Jetton wallets. `sort` orders by balance (then address); without it by address. A filter by owner
- * reads `jetton_wallets_by_owner`, by jetton `jetton_wallets_by_jetton` (holders of a jetton are a key
- * range); code and data hashes come from `jetton_wallets` for the page only.
+ * names candidates through `jetton_wallets_by_owner`, by jetton through `jetton_wallets_by_jetton`;
+ * the holders of one jetton by balance are a ranked read (`readJettonHolders`).
  */
 export async function readJettonWallets(store: Store, scope: ReadScope, f: JettonWalletFilter, page: Pick<Page, 'limit' | 'offset'> & { sort?: Page['sort'] }): Promise<Row[]> {
   if (scope.watermark === null) return [];
-  const table = f.owner?.length ? 'jetton_wallets_by_owner' : f.jetton?.length ? 'jetton_wallets_by_jetton' : 'jetton_wallets';
-  const where = [...list('owner', f.owner), ...list('jetton', f.jetton), ...list('address', f.address)];
-  const outer = f.excludeZero ? "WHERE balance != '0'" : '';
+  if (page.sort && f.jetton?.length === 1 && !f.owner?.length && !f.address?.length) {
+    return readJettonHolders(store, scope, f.jetton[0], { limit: page.limit, offset: page.offset, sort: page.sort }, f.excludeZero);
+  }
+  const db = store.database;
+  const candidates = f.owner?.length
+    ? [`address IN (SELECT address FROM ${db}.jetton_wallets_by_owner ${sqlWhere([...list('owner', f.owner), ...list('jetton', f.jetton)])})`]
+    : f.jetton?.length
+      ? [`address IN (SELECT address FROM ${db}.jetton_wallets_by_jetton ${sqlWhere(list('jetton', f.jetton))})`]
+      : [];
+  const outer = [...list('owner', f.owner), ...list('jetton', f.jetton), ...(f.excludeZero ? ["balance != '0'"] : [])];
   const order = page.sort ? `length(balance) ${sqlDirection(page.sort)}, balance ${sqlDirection(page.sort)}, address ASC` : f.owner?.length ? 'owner ASC, address ASC' : 'address ASC';
-  const found = await rows(store, scope, `SELECT * FROM (${latest(store, table, WALLET_COLUMNS, where, scope.watermark)}) ${outer} ORDER BY ${order} ${sqlPage(page)}`);
-  if (found.length === 0) return found;
-  const hashes = await rows(store, scope, latest(store, 'jetton_wallets', 'address, code_hash, data_hash', list('address', found.map((r) => String(r.address))), scope.watermark));
-  const byAddress = new Map(hashes.map((h) => [h.address, h]));
-  return found.map((r) => ({ ...r, code_hash: byAddress.get(r.address)?.code_hash ?? '', data_hash: byAddress.get(r.address)?.data_hash ?? '' }));
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'jetton_wallets', WALLET_COLUMNS, [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
+}
+
+/**
+ * The wallets of one jetton by balance (highest first with `desc`), ties by address: a ranked read
+ * (reads/ranked.ts) over `jetton_wallets_by_balance`, so a top page reads the candidates of the top
+ * buckets only, not every holder of the jetton. The page is cut on narrow columns (the candidates'
+ * rows are scattered over the state table), then its rows are read by key from the history.
+ */
+export async function readJettonHolders(store: Store, scope: ReadScope, jetton: string, page: Page, excludeZero = false): Promise<Row[]> {
+  if (scope.watermark === null) return [];
+  const db = store.database;
+  const w = scope.watermark;
+  // Bucket 100 holds exactly the zero balances (balanceBucket).
+  const prefix = [`jetton_hash = cityHash64(${str(jetton)})`, ...(excludeZero ? ['bucket != 100'] : [])];
+  const dir = sqlDirection(page.sort);
+  const keys = await rankedPage(store, scope, { table: `${db}.jetton_wallets_by_balance`, prefix }, page.sort, page, (bound) => {
+    const named = [`address IN (${bucketCandidates(`${db}.jetton_wallets_by_balance`, 'address', prefix, bound)})`];
+    const outer = [`jetton = ${str(jetton)}`, ...withinBound('balance', bound), ...(excludeZero ? ["balance != '0'"] : [])];
+    const narrow = latest(store, 'jetton_wallets', 'address, last_trans_lt, jetton, balance', named, w);
+    return store.query<{ address: string; last_trans_lt: string }>(`SELECT address, last_trans_lt FROM (${narrow}) ${sqlWhere(outer)} ORDER BY length(balance) ${dir}, balance ${dir}, address ASC ${sqlPage(page)}`, scope.query);
+  });
+  if (keys.length === 0) return [];
+  const found = await rows(store, scope, `SELECT ${WALLET_COLUMNS} FROM ${db}.jetton_wallets_history WHERE (address, last_trans_lt) IN (${keys.map((k) => `(${str(k.address)}, ${uint(k.last_trans_lt)})`).join(', ')}) LIMIT 1 BY address`);
+  const byAddress = new Map(found.map((r) => [r.address, r]));
+  return keys.flatMap((k): Row[] => { const r = byAddress.get(k.address); return r ? [r] : []; });
 }
 
 /** Jetton masters by address or admin; ordered by address. */
@@ -77,6 +117,20 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
   const outer = [...list('owner_address', f.owner), ...list('collection_address', f.collection), ...list('item_index', f.index)];
   const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? 'owner_address, collection_address, length(item_index), item_index, address' : 'collection_address, length(item_index), item_index, address';
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_items', '*', [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
+}
+
+/**
+ * Which of `addresses` have ever been a token contract (a Jetton master or wallet, an NFT collection
+ * or item) at or below the watermark: one key lookup per history table, so a response about plain
+ * wallets (most of them) costs one cheap query for its `metadata`, not a read of every token table.
+ */
+export async function readTokenAddresses(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<string[]> {
+  if (scope.watermark === null || addresses.length === 0) return [];
+  const db = store.database;
+  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
+  const parts = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address FROM ${db}.${t}_history ${where}`);
+  const found = await store.query<{ address: string }>(`SELECT DISTINCT address FROM (${parts.join(' UNION ALL ')}) ORDER BY address`, scope.query);
+  return found.map((r) => r.address);
 }
 
 /** Which token event table, its lookup by party and by token contract, and the party roles. */
