@@ -315,12 +315,27 @@ function verdict(answer: Answer, outcome: Outcome, named: string, notFound: bool
   return namesParameter(error, named) ? null : `the error does not name "${named}": ${shown}`;
 }
 
-/** Query values that make a request to `e` valid, so only the parameter under test can be wrong. */
-function baseline(e: Endpoint): Map<string, string> {
+/**
+ * Query values that make a request to `e` valid, so only the parameter under test can be wrong. When
+ * `testing` is one of a pair that excludes each other (EXCLUSIVE), its partner is left out.
+ */
+function baseline(e: Endpoint, testing?: string): Map<string, string> {
   const values = new Map<string, string>();
   for (const [name, p] of Object.entries(e.params)) if (p.required) values.set(name, rulesOf(name, p).valid);
   for (const [name, value] of Object.entries(HANDLER_BASELINES[e.path] ?? {})) values.set(name, value);
+  const partner = testing === undefined ? undefined : exclusivePartner(e, testing);
+  if (partner !== undefined) values.delete(partner);
   return values;
+}
+
+/** §2.5, §2.7: exactly one of these parameters; with its partner absent, each is required. */
+const EXCLUSIVE: Record<string, [string, string]> = {
+  '/dns/records': ['wallet', 'domain'],
+  '/vesting': ['contract_address', 'wallet_address'],
+};
+function exclusivePartner(e: Endpoint, name: string): string | undefined {
+  const pair = EXCLUSIVE[e.path];
+  return pair?.[0] === name ? pair[1] : pair?.[1] === name ? pair[0] : undefined;
 }
 
 /** Handler-level rules (§2) a request must meet beyond its required parameters. */
@@ -334,6 +349,11 @@ const HANDLER_BASELINES: Record<string, Record<string, string>> = {
   // index needs collection_address.
   '/jetton/wallets': { owner_address: ACCOUNT },
   '/nft/items': { owner_address: ACCOUNT, collection_address: ACCOUNT },
+  // §2.5, §2.7: exactly one of a pair (EXCLUSIVE); §2.6: at least one filter, both here.
+  '/dns/records': { domain: 'foundation.ton' },
+  '/vesting': { wallet_address: ACCOUNT },
+  '/multisig/wallets': { address: ACCOUNT, wallet_address: ACCOUNT },
+  '/multisig/orders': { address: ACCOUNT, multisig_address: ACCOUNT },
 };
 
 const queryOf = (values: Map<string, string>, except?: string) =>
@@ -342,7 +362,7 @@ const wireText = (wire: Wire) => ('text' in wire ? enc(wire.text) : 'encoded' in
 
 /** Sends one sample of `name` (the other parameters at their baseline) and checks the answer. */
 async function check(e: Endpoint, name: string, sample: Sample): Promise<string | null> {
-  const prefix = `/api/v3${e.path}?${queryOf(baseline(e), name).map((q) => `${q}&`).join('')}${enc(name)}=`;
+  const prefix = `/api/v3${e.path}?${queryOf(baseline(e, name), name).map((q) => `${q}&`).join('')}${enc(name)}=`;
   const answer = 'raw' in sample.wire ? await rawGet(Buffer.concat([Buffer.from(prefix), sample.wire.raw])) : await get(prefix + wireText(sample.wire));
   const problem = verdict(answer, sample.outcome, name, e.notFound !== undefined);
   return problem && `${e.path} ${name} = ${sample.label}: ${problem}`;
@@ -353,9 +373,10 @@ async function shapeProblems(e: Endpoint, name: string, param: Param<unknown>): 
   const rules = rulesOf(name, param);
   // A kind taking any string of any length has no bad value to repeat.
   const bad = rules.refused[0]?.[1] ?? (rules.anyLength ? undefined : 'a'.repeat(10_240));
-  const base = queryOf(baseline(e), name);
+  const base = queryOf(baseline(e, name), name);
   const path = (values: string[]) => `/api/v3${e.path}?${[...base, ...values.map((v) => `${enc(name)}=${enc(v)}`)].join('&')}`;
-  const cases: [label: string, values: string[], outcome: Outcome][] = [['an empty value', [''], param.required ? REFUSED : accepted('§1.4: an empty value is an absent parameter')]];
+  const required = param.required || exclusivePartner(e, name) !== undefined;
+  const cases: [label: string, values: string[], outcome: Outcome][] = [['an empty value', [''], required ? REFUSED : accepted('§1.4: an empty value is an absent parameter')]];
   if (bad !== undefined) {
     cases.push(['a valid value, then a bad one', [rules.valid, bad], REFUSED]);
     // toncenter's parser keeps the last value and never reads the first: a bad value must not pass unseen.

@@ -1,0 +1,72 @@
+import type { Store } from '../client.js';
+import { str, strList, uint } from '../sql.js';
+import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+
+/*
+ * Reads of the contract tables (migration 13, contract-schema.ts): each contract's newest version at
+ * or below the watermark. A filter on a value that changes (a DNS wallet, a signer, a vesting party)
+ * first names candidates on its lookup table; the candidate's version at the watermark decides.
+ * Rows are returned as stored ('' for a null address, arrays as arrays); the API shapes them.
+ */
+
+export type ContractRow = Record<string, string | number | string[]>;
+
+const inList = (column: string, values: readonly string[] | undefined) => (values && values.length > 0 ? [`${column} IN ${strList(values)}`] : []);
+const atWatermark = (watermark: number) => `mc_block_seqno <= ${uint(watermark)}`;
+
+/** The newest version at the watermark of each contract of `table` among those `where` selects. */
+function latest(store: Store, table: string, where: string[], watermark: number): string {
+  return `SELECT * FROM ${store.database}.${table} ${sqlWhere([...where, atWatermark(watermark)])} ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
+}
+
+/** `address IN (...)` of the contracts a lookup table names for `conditions`. */
+function candidates(store: Store, lookup: string, conditions: string[], watermark: number): string {
+  return `address IN (SELECT address FROM ${store.database}.${lookup} ${sqlWhere([...conditions, atWatermark(watermark)])})`;
+}
+
+async function rows(store: Store, scope: ReadScope, sql: string): Promise<ContractRow[]> {
+  return store.query<ContractRow>(sql, scope.query);
+}
+
+/** DNS entries whose wallet record is `wallet`, or the entry of `domain`; ordered by (length(domain), domain). */
+export async function readDnsEntries(store: Store, scope: ReadScope, f: { wallet?: string; domain?: string }, page: Pick<Page, 'limit' | 'offset'>): Promise<ContractRow[]> {
+  if (scope.watermark === null) return [];
+  const [lookup, column, value] = f.wallet !== undefined ? ['dns_entries_by_wallet', 'dns_wallet', f.wallet] : ['dns_entries_by_domain', 'domain', f.domain ?? ''];
+  const inner = latest(store, 'dns_entries', [candidates(store, lookup, [`${column} = ${str(value)}`], scope.watermark)], scope.watermark);
+  return rows(store, scope, `SELECT * FROM (${inner}) WHERE ${column} = ${str(value)} ORDER BY length(domain), domain, address ${sqlPage(page)}`);
+}
+
+/** Multisig wallets by address, or where `party` is a signer or proposer; ordered by address. */
+export async function readMultisigWallets(store: Store, scope: ReadScope, f: { address?: string[]; party?: string[] }, page: Page): Promise<ContractRow[]> {
+  if (scope.watermark === null) return [];
+  const where = [...inList('address', f.address), ...(f.party?.length ? [candidates(store, 'multisig_wallets_by_party', inList('party', f.party), scope.watermark)] : [])];
+  const outer = f.party?.length ? `WHERE hasAny(arrayConcat(signers, proposers), [${f.party.map(str).join(', ')}])` : '';
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_wallets', where, scope.watermark)}) ${outer} ORDER BY address ${sqlDirection(page.sort)} ${sqlPage(page)}`);
+}
+
+/** Multisig orders by address or by their multisig; ordered by (multisig, order seqno). */
+export async function readMultisigOrders(store: Store, scope: ReadScope, f: { address?: string[]; multisig?: string[] }, page: Page): Promise<ContractRow[]> {
+  if (scope.watermark === null) return [];
+  const where = [...inList('address', f.address), ...(f.multisig?.length ? [candidates(store, 'multisig_orders_by_multisig', inList('multisig_address', f.multisig), scope.watermark)] : [])];
+  const dir = sqlDirection(page.sort);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_orders', where, scope.watermark)}) ORDER BY multisig_address ${dir}, length(order_seqno) ${dir}, order_seqno ${dir}, address ${dir} ${sqlPage(page)}`);
+}
+
+/**
+ * Vesting wallets by address, or where `wallet` is the owner or the sender (and, with
+ * `whitelisted`, a whitelisted address); ordered by address. The lookup's answer needs no second
+ * check on the version read: a vesting wallet's owner and sender never change and its whitelist
+ * only grows (ton-blockchain/vesting-contract), so a candidate at the watermark still matches.
+ */
+export async function readVestingContracts(store: Store, scope: ReadScope, f: { address?: string[]; wallet?: string[]; whitelisted?: boolean }, page: Pick<Page, 'limit' | 'offset'>): Promise<ContractRow[]> {
+  if (scope.watermark === null) return [];
+  const roles = f.whitelisted ? ['owner', 'sender', 'whitelist'] : ['owner', 'sender'];
+  const where = [...inList('address', f.address), ...(f.wallet?.length ? [candidates(store, 'vesting_by_party', [...inList('party', f.wallet), ...inList('role', roles)], scope.watermark)] : [])];
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'vesting_contracts', where, scope.watermark)}) ORDER BY address ${sqlPage(page)}`);
+}
+
+/** NFT sale and auction contracts by address, ordered by address. */
+export async function readNftSales(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<ContractRow[]> {
+  if (scope.watermark === null || addresses.length === 0) return [];
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', inList('address', addresses), scope.watermark)}) ORDER BY address`);
+}

@@ -1,0 +1,142 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Address, Cell, Dictionary, parseTuple, serializeTuple, type TupleItem, TupleReader } from '@ton/core';
+import { readGlobalConfig } from '@tonstream/liteserver';
+import { createStore, type Store, str } from '@tonstream/store';
+import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+
+/**
+ * Vesting and multisig v1 end to end (issue 14): the local network's traffic deploys a vesting
+ * wallet and a multisig v1 wallet and uses both; the pipeline derives the contract tables, and what
+ * /vesting serves equals the wallet's own get_vesting_data and get_whitelist through the liteserver
+ * once the chain is at rest; /accountStates names the multisig v1 wallet by its get-methods
+ * (get_n_k answers its owners and threshold).
+ */
+const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
+const STOP_AT = 30;
+
+const run = randomBytes(4).toString('hex');
+const dir = mkdtempSync(join(tmpdir(), `tonstream-contracts-${run}-`));
+const database = `tonstream_contracts_${run}`;
+const procs: ServiceProcess[] = [];
+let base = '';
+let lite: LiteClient;
+let engine: LiteSingleEngine;
+let store: Store;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers, checked field by field
+type Json = Record<string, any>;
+const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+async function ok(path: string): Promise<Json> {
+  const res = await fetch(`${base}/api/v3${path}`);
+  const body = (await res.json()) as Json;
+  expect(res.status, JSON.stringify(body).slice(0, 400)).toBe(200);
+  return body;
+}
+
+async function chainGet(address: string, method: string, args: TupleItem[] = []): Promise<TupleReader> {
+  const last = (await lite.getMasterchainInfo()).last;
+  const res = await lite.runMethod(Address.parse(address), method, serializeTuple(args).toBoc(), last);
+  expect(res.exitCode, `${method} on ${address}`).toBe(0);
+  return new TupleReader(parseTuple(Cell.fromBase64(res.result!)));
+}
+
+beforeAll(async () => {
+  const stateDir = join(dir, 'localnet');
+  const ledger = join(dir, 'ledger.jsonl');
+  const globalConfig = join(stateDir, 'global.config.json');
+  const env = { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, KAFKA_TOPIC_PREFIX: `contracts${run}.`, FETCHER_GLOBAL_CONFIG: globalConfig, FETCHER_START_SEQNO: '1', LOG_LEVEL: 'info' };
+  const start = async (name: string, extra: Record<string, string> = {}, args: string[] = []) => {
+    const p = startService(name, { ...env, METRICS_PORT: String(await freePort()), ...extra }, join(dir, 'logs'), args);
+    procs.push(p);
+    return p;
+  };
+  const localnet = await start('localnet', {
+    LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: stateDir, LOCALNET_ROUND_MS: '300', LOCALNET_TRAFFIC_RATE: '10',
+    LOCALNET_SEED: `contracts-${run}`, LOCALNET_LEDGER: ledger, LOCALNET_STOP_AT_SEQNO: String(STOP_AT),
+  }, ['--reset']);
+  await localnet.waitFor(/localnet serving/);
+  const apiPort = await freePort();
+  await start('api', { API_PORT: String(apiPort), API_GLOBAL_CONFIG: globalConfig });
+  await start('writer');
+  await start('decoder');
+  await start('fetcher');
+  base = `http://127.0.0.1:${apiPort}`;
+  store = createStore({ url: CLICKHOUSE_URL, database });
+  const [ls] = readGlobalConfig(readFileSync(globalConfig, 'utf8'));
+  engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
+  lite = new LiteClient({ engine });
+  const alive = () => {
+    for (const p of procs) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with ${p.child.exitCode}:\n${p.output().slice(-3000)}`);
+  };
+  const rounds = () => (existsSync(ledger) ? readFileSync(ledger, 'utf8').split('\n').filter(Boolean).length : 0);
+  await eventually('the chain at rest', async () => (rounds() >= STOP_AT - 1 ? true : undefined), 180_000, 500, alive);
+  await eventually(`the index at mc ${STOP_AT}`, async () => {
+    const res = await fetch(`${base}/api/v3/masterchainInfo`);
+    return res.ok && Number(res.headers.get('x-index-mc-seqno')) >= STOP_AT ? true : undefined;
+  }, 120_000, 500, alive);
+}, 360_000);
+
+afterAll(async () => {
+  engine?.close();
+  await Promise.all(procs.map((p) => p.stop()));
+  await store?.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
+  await store?.close();
+});
+
+/** Accounts whose stored code has `iface` (the writer's contract_interfaces joined with the stored states). */
+async function accountsWith(iface: string): Promise<string[]> {
+  const rows = await store.query<{ account: string }>(
+    `SELECT DISTINCT account FROM ${database}.account_states_latest WHERE code_hash IN (SELECT code_hash FROM ${database}.contract_interfaces WHERE has(interfaces, ${str(iface)}))`,
+  );
+  return rows.map((r) => r.account);
+}
+
+describe('vesting and multisig v1 on the local network', () => {
+  it('/vesting: schedule, amount, parties and whitelist equal get_vesting_data and get_whitelist', async () => {
+    const wallets = await accountsWith('vesting');
+    expect(wallets.length).toBeGreaterThan(0);
+    for (const address of wallets) {
+      const r = await chainGet(address, 'get_vesting_data');
+      const expected = {
+        address, start_time: r.readNumber(), total_duration: r.readNumber(), unlock_period: r.readNumber(), cliff_duration: r.readNumber(),
+        total_amount: r.readBigNumber().toString(), sender_address: raw(r.readAddress()), owner_address: raw(r.readAddress()),
+      };
+      let list = (await chainGet(address, 'get_whitelist')).pop();
+      const whitelist: string[] = [];
+      while (list.type === 'tuple') {
+        const [pair, tail] = list.items;
+        if (pair.type !== 'tuple' || pair.items[0].type !== 'int' || pair.items[1].type !== 'int') throw new Error('not a (workchain, hash) pair');
+        whitelist.push(`${pair.items[0].value}:${pair.items[1].value.toString(16).padStart(64, '0').toUpperCase()}`);
+        list = tail;
+      }
+      const served = await ok(`/vesting?contract_address=${address}`);
+      expect(served.vesting_contracts).toEqual([{ ...expected, whitelist }]);
+      // Found by its owner and by its sender too.
+      for (const party of [expected.owner_address, expected.sender_address]) {
+        const found = await ok(`/vesting?wallet_address=${party}&limit=1000`);
+        expect(found.vesting_contracts.map((v: Json) => v.address)).toContain(address);
+      }
+    }
+  });
+
+  it('/accountStates names the multisig v1 wallet, whose get_n_k and get_public_keys answer its owners', async () => {
+    const multisigs = await accountsWith('multisig_v1');
+    expect(multisigs.length).toBeGreaterThan(0);
+    const { accounts } = await ok(`/accountStates?${multisigs.map((a) => `address=${a}`).join('&')}`);
+    for (const a of accounts) {
+      expect(a.interfaces).toEqual(['multisig_v1']);
+      const nk = await chainGet(a.address, 'get_n_k');
+      const n = nk.readNumber();
+      expect(nk.readNumber()).toBeLessThanOrEqual(n);
+      const keys = Dictionary.loadDirect(Dictionary.Keys.Uint(8), Dictionary.Values.Buffer(33), (await chainGet(a.address, 'get_public_keys')).readCell());
+      expect(keys.size).toBe(n);
+    }
+  });
+});
