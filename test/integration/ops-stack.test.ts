@@ -19,7 +19,7 @@ import { runPython } from './python.js';
  */
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-const SERVICES = ['localnet', 'fetcher', 'decoder', 'writer', 'tracer', 'emulator', 'streamer', 'api'] as const;
+const SERVICES = ['localnet', 'fetcher', 'decoder', 'writer', 'tracer', 'emulator', 'streamer', 'metadata', 'api'] as const;
 /** What Grafana would put for $__rate_interval / $__interval / $__range on a short dashboard range. */
 const GRAFANA_VARS = { rateInterval: '30s', interval: '5s', range: '10m' };
 const SCREENSHOT = join(ROOT, '.local/artifacts/ops-status.png');
@@ -28,7 +28,7 @@ const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-ops-${run}-`));
 const database = `tonstream_ops_${run}`;
 const ledgerPath = join(dir, 'ledger.jsonl');
-const ports: Record<(typeof SERVICES)[number] | 'prometheus' | 'liteserver' | 'streaming', number> = { localnet: 0, fetcher: 0, decoder: 0, writer: 0, tracer: 0, emulator: 0, streamer: 0, api: 0, prometheus: 0, liteserver: 0, streaming: 0 };
+const ports: Record<(typeof SERVICES)[number] | 'prometheus' | 'liteserver' | 'streaming', number> = { localnet: 0, fetcher: 0, decoder: 0, writer: 0, tracer: 0, emulator: 0, streamer: 0, metadata: 0, api: 0, prometheus: 0, liteserver: 0, streaming: 0 };
 const procs: Partial<Record<(typeof SERVICES)[number], ServiceProcess>> = {};
 let env: Record<string, string> = {};
 let store: Store;
@@ -170,6 +170,7 @@ beforeAll(async () => {
   await start('emulator', { PENDING_REDIS_PREFIX: `ops${run}:` });
   // Every port is drawn up front: one drawn now could be a port a service started above has not bound yet.
   await start('streamer', { STREAMER_PORT: String(ports.streaming) });
+  await start('metadata');
   await start('decoder');
   await start('fetcher');
   await eventually('the API to serve masterchain block 5', async () => ((await watermark()) >= 5 ? true : undefined), 180_000, 500, assertAlive);

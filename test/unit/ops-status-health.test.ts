@@ -47,7 +47,7 @@ describe('loadStatusConfig()', () => {
   it('defaults to the local metrics ports of deploy/README.md and no Prometheus', () => {
     const c = loadStatusConfig({});
     expect(c.prometheusUrl).toBeNull();
-    expect(c.services.map((s) => `${s.name}=${s.url}`)).toEqual(['localnet=http://127.0.0.1:9104', 'fetcher=http://127.0.0.1:9101', 'decoder=http://127.0.0.1:9102', 'writer=http://127.0.0.1:9103']);
+    expect(c.services.map((s) => `${s.name}=${s.url}`)).toEqual(['localnet=http://127.0.0.1:9104', 'fetcher=http://127.0.0.1:9101', 'decoder=http://127.0.0.1:9102', 'writer=http://127.0.0.1:9103', 'metadata=http://127.0.0.1:9108']);
   });
 
   it('names the variable of a bad value', () => {

@@ -17,7 +17,7 @@ PROM_SOURCE_DIR="$REPO_ROOT/deploy/prometheus"
 
 # The compose service names of the scrape config; each target `<name>:<port>` becomes
 # $PROMETHEUS_TARGET_<NAME> (e.g. PROMETHEUS_TARGET_API=127.0.0.1:18081) or 127.0.0.1:<port>.
-PROM_TARGET_SERVICES=(localnet fetcher decoder writer tracer emulator streamer api)
+PROM_TARGET_SERVICES=(localnet fetcher decoder writer tracer emulator streamer metadata api)
 
 prometheus_external() { [[ -n ${PROMETHEUS_URL:-} ]]; }
 prometheus_address() {
