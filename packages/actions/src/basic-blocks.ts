@@ -58,7 +58,8 @@ export function basicDetails(block: Block): Record<string, unknown> {
   const destination = node.destination;
   const value = node.msg?.value ?? null;
   if (block.type === 'ton_transfer') {
-    const comment = readComment(node.body());
+    // Without an opcode the body is under 32 bits: no comment, and no BoC to parse.
+    const comment = node.opcode === null ? null : readComment(node.body());
     const details: Record<string, unknown> = {
       source,
       destination,

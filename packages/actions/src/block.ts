@@ -117,10 +117,12 @@ function earliestCommon(blocks: Block[]): Block | null {
 
 /** Every block reachable from `root` through successor links, breadth first, root included. */
 export function* bfs(root: Block): Generator<Block> {
+  // An index instead of shift(): the queue is read once, front to back. Successors are read after
+  // the block was yielded, so a match made on it is followed.
   const queue = [root];
-  while (queue.length > 0) {
-    const cur = queue.shift()!;
+  for (let i = 0; i < queue.length; i++) {
+    const cur = queue[i];
     yield cur;
-    queue.push(...cur.next);
+    for (const n of cur.next) queue.push(n);
   }
 }

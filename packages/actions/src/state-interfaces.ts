@@ -1,5 +1,7 @@
-import { createInterfaceDetector, dataCell, readJettonWalletData, readNftItemData } from '@tonstream/contracts';
+import type { Cell } from '@ton/core';
+import { createInterfaceDetector, readJettonWalletData, readNftItemData } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
+import { cellsFromBoc } from './body-cell.js';
 import type { ContractInterfaces } from './input.js';
 
 /** Codes repeat (every wallet of a jetton shares one): each is parsed once per process. */
@@ -15,7 +17,8 @@ const detect = createInterfaceDetector();
 export function contractInterfacesOf(s: AccountStateRecord): ContractInterfaces | undefined {
   if (s.status !== 'active' || s.code_hash === null) return undefined;
   const found = detect(s.code_hash, s.code_boc);
-  if (found.interfaces.length === 0) return undefined;
+  // Only these three say anything here: other contracts (wallets first of all) need no data read.
+  if (!found.interfaces.some((i) => i === 'jetton_wallet' || i === 'jetton_master' || i === 'nft_item')) return undefined;
   const data = dataCell(s.data_boc);
   if (!data) return undefined;
   const out: ContractInterfaces = {};
@@ -29,4 +32,18 @@ export function contractInterfacesOf(s: AccountStateRecord): ContractInterfaces 
     if (i) out.NftItem = { address: s.account, index: i.index, collection_address: i.collection_address, owner_address: i.owner_address, content: i.content };
   }
   return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/**
+ * The data BoC as one cell, or null (as @tonstream/contracts' dataCell, i.e. Cell.fromBase64); its
+ * hashes deferred: the tracer reads every touched account's data, and hashing it was a sixth of its time.
+ */
+function dataCell(boc: string | null): Cell | null {
+  if (boc === null) return null;
+  try {
+    const roots = cellsFromBoc(Buffer.from(boc, 'base64'));
+    return roots.length === 1 ? roots[0] : null;
+  } catch {
+    return null;
+  }
 }

@@ -7,6 +7,12 @@ describe('decodeText()', () => {
     expect(decodeText(Buffer.from([0x68, 0x69, 0xff, 0x00, 0xd0, 0x9f]))).toBe('hi\\xffП');
     expect(decodeText(Buffer.from([0xe2, 0x82]))).toBe('\\xe2\\x82');
   });
+
+  it('decodes valid UTF-8 of 1 to 4 bytes a character as it is, NULs dropped', () => {
+    expect(decodeText(Buffer.from('Gift: 5 TON ✓ для тебя 😀\u0000!', 'utf8'))).toBe('Gift: 5 TON ✓ для тебя 😀!');
+    expect(decodeText(Buffer.from([0xf0, 0x9f, 0x98, 0x80, 0x41]))).toBe('😀A');
+    expect(decodeText(Buffer.alloc(0))).toBe('');
+  });
 });
 
 describe('readComment()', () => {

@@ -14,6 +14,12 @@ export function snakeBytes(slice: Slice): Buffer {
 
 /** UTF-8 text with each invalid byte written as `\xNN` (Python's backslashreplace) and NULs dropped. */
 export function decodeText(bytes: Buffer): string {
+  // Valid UTF-8 without a BOM decodes the same whole as character by character (each BOM a chunk
+  // would drop): one decoder call instead of one per character.
+  if (bytes.indexOf(BOM) === -1) {
+    const whole = validUtf8(bytes);
+    if (whole !== null) return whole.replaceAll('\u0000', '');
+  }
   let out = '';
   let i = 0;
   while (i < bytes.length) {
@@ -33,6 +39,7 @@ export function decodeText(bytes: Buffer): string {
 }
 
 const strict = new TextDecoder('utf-8', { fatal: true });
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 function validUtf8(chunk: Buffer): string | null {
   try {

@@ -1,5 +1,6 @@
 import { Cell } from '@ton/core';
 import type { MessageRecord, TransactionRecord } from '@tonstream/records';
+import { cellFromBase64 } from './body-cell.js';
 
 /** How a node entered the tree: a transaction's inbound message, an external-out leaf, a tick-tock, or a wallet send that never ran. */
 export type NodeKind = 'in' | 'log' | 'tick_tock' | 'ghost';
@@ -14,6 +15,10 @@ export class EventNode {
   parent: EventNode | null = null;
   failed: boolean;
   private cell: Cell | null | undefined;
+  // Matchers ask for these many times per node: parsed once.
+  private opcodeValue: number | null | undefined;
+  private ltValue: bigint | undefined;
+  private txLtValue: bigint | undefined;
 
   constructor(
     readonly kind: NodeKind,
@@ -32,15 +37,18 @@ export class EventNode {
 
   /** First 32 bits of the body, unsigned; null without a message or with a shorter body. */
   get opcode(): number | null {
-    const text = this.msg?.opcode;
-    return text ? Number.parseInt(text.slice(2), 16) : null;
+    if (this.opcodeValue === undefined) {
+      const text = this.msg?.opcode;
+      this.opcodeValue = text ? Number.parseInt(text.slice(2), 16) : null;
+    }
+    return this.opcodeValue;
   }
 
   /** The message body cell (an empty cell when the message has none). */
   body(): Cell {
     if (this.cell === undefined) {
       const boc = this.msg?.message_content.body;
-      this.cell = boc ? Cell.fromBoc(Buffer.from(boc, 'base64'))[0] : null;
+      this.cell = boc ? cellFromBase64(boc) : null;
     }
     return this.cell ?? Cell.EMPTY;
   }
@@ -59,7 +67,7 @@ export class EventNode {
 
   /** The lt that orders nodes inside an action: the message's created_lt, else the tx lt. */
   get lt(): bigint {
-    return BigInt(this.kind === 'tick_tock' ? this.tx.lt : (this.msg?.created_lt ?? this.tx.lt));
+    return (this.ltValue ??= BigInt(this.kind === 'tick_tock' ? this.tx.lt : (this.msg?.created_lt ?? this.tx.lt)));
   }
 
   get utime(): number {
@@ -67,7 +75,7 @@ export class EventNode {
   }
 
   get txLt(): bigint {
-    return BigInt(this.tx.lt);
+    return (this.txLtValue ??= BigInt(this.tx.lt));
   }
 
   get txHash(): string {
@@ -97,7 +105,7 @@ export function buildTree(transactions: readonly TransactionRecord[]): EventNode
   for (const node of nodes) {
     // toncenter links children in its database's message order (by message hash under the
     // database's text collation); which of two equal branches a matcher takes first depends on it.
-    const outs = [...node.tx.out_msgs].sort((a, b) => collate(a.hash, b.hash));
+    const outs = node.tx.out_msgs.length < 2 ? node.tx.out_msgs : [...node.tx.out_msgs].sort((a, b) => collate(a.hash, b.hash));
     for (const out of outs) {
       if (out.destination === null) node.addChild(new EventNode('log', node.tx, out, out.hash));
       else {

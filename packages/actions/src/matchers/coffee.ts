@@ -1,10 +1,10 @@
-import { Cell } from '@ton/core';
 import { COFFEE_OPS, coffeeCreateVault, coffeeLiquidityWithdrawalEvent, coffeeSwapNative, coffeeSwapSuccessfulEvent } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
 import { OP_BOUNCE, OP_EXCESSES, anyOf, composite, ofType, op, where } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, readAs } from './util.js';
+import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * swap.coffee swaps: the user's transfer to a vault (jetton transfer, or swap_native with TON),
@@ -136,7 +136,7 @@ export const coffeeMevProtectHoldFundsMatcher: ActionMatcher = {
 function payloadOpcode(payload: string | null): number | null {
   if (!payload) return null;
   try {
-    const cell = Cell.fromBoc(Buffer.from(payload, 'base64'))[0];
+    const cell = cellFromBase64(payload);
     return cell.bits.length >= 32 ? cell.beginParse().preloadUint(32) : null;
   } catch {
     return null;

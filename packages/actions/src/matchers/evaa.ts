@@ -1,4 +1,3 @@
-import { Cell } from '@ton/core';
 import {
   EVAA_OPS, EVAA_TON_ASSET_ID, EVAA_WITHDRAW_FAIL_EXCESS, evaaSupplyJettonPayload, evaaSupplyMaster, evaaSupplySuccess,
   evaaWithdrawCollateralized, evaaWithdrawMaster, skipEvaaUserHeader,
@@ -9,6 +8,7 @@ import { anyOf, composite, ofType, op, where } from '../matcher.js';
 import { readComment } from '../text.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, raw, readAs } from './util.js';
+import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * EVAA lending: supply (TON to the master, or a jetton transfer carrying the supply request) and
@@ -52,7 +52,7 @@ const assetIdHex = (id: bigint | null) => (id === null ? null : `0x${id.toString
 function supplyPayload(t: JettonTransferDetails) {
   if (!t.forward_payload) return null;
   try {
-    return evaaSupplyJettonPayload.read(Cell.fromBoc(Buffer.from(t.forward_payload, 'base64'))[0].beginParse());
+    return evaaSupplyJettonPayload.read(cellFromBase64(t.forward_payload).beginParse());
   } catch {
     return null;
   }

@@ -1,10 +1,11 @@
-import { Cell, Dictionary } from '@ton/core';
+import { Dictionary } from '@ton/core';
 import { JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, MatchContext, Matcher } from '../matcher.js';
 import { anyOf, composite, ofType, op } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, interfaces, jettonWallet, raw, readAs } from './util.js';
+import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * JVault staking: stake (a jetton transfer to the pool that makes a stake wallet), unstake request,
@@ -27,7 +28,7 @@ function stakeWalletAssets(ctx: MatchContext, stakeWallet: string | null): { poo
   const extra = interfaces(ctx, stakeWallet)?.data_boc;
   if (!extra) return null;
   try {
-    const s = Cell.fromBoc(Buffer.from(extra.data_boc, 'base64'))[0].beginParse();
+    const s = cellFromBase64(extra.data_boc).beginParse();
     const pool = raw(s.loadAddress());
     const stakeAsset = raw(s.loadAddress());
     const lockWallet = (interfaces(ctx, pool)?.data_boc as { lock_wallet_address?: string } | undefined)?.lock_wallet_address;
@@ -55,7 +56,7 @@ export const jvaultStakeMatcher: ActionMatcher = {
     if (!receive || !t.forward_payload) return null;
     let period: number;
     try {
-      const s = Cell.fromBoc(Buffer.from(t.forward_payload, 'base64'))[0].beginParse();
+      const s = cellFromBase64(t.forward_payload).beginParse();
       jvaultStakePayload.op.read(s);
       period = jvaultStakePayload.period.read(s);
     } catch {

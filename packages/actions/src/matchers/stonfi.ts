@@ -1,10 +1,10 @@
-import { Cell } from '@ton/core';
 import { STONFI_EXIT, stonfiPaymentRequest, stonfiSwap } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher } from '../matcher.js';
 import { composite, ofType, op } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findBlocks, jettonWallet, raw, readAs } from './util.js';
+import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * STON.fi v1 swaps: the user's jetton (or pTON) transfer to the router, router -> pool `swap`,
@@ -28,7 +28,7 @@ function hasWallets(b: Block): boolean {
 function swapPayload(payload: string | null): { jettonWallet: string | null; userAddress: string | null } | null {
   if (!payload) return null;
   try {
-    const s = Cell.fromBoc(Buffer.from(payload, 'base64'))[0].beginParse();
+    const s = cellFromBase64(payload).beginParse();
     if (s.loadUint(32) !== stonfiSwap.opcode) return null;
     const jettonWallet = raw(s.loadAddress());
     s.loadCoins();
