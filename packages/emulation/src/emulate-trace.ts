@@ -41,6 +41,8 @@ export type EmulationOutcome =
       limitExceeded: boolean;
       /** Contract interfaces detected on the states after the trace, by raw address. */
       interfaces: Record<string, DetectedInterfaces>;
+      /** Every account of the trace as the trace left it: ShardAccount BoC (base64) by raw address. */
+      finalStates: ReadonlyMap<string, string>;
       durationMs: number;
     };
 
@@ -138,7 +140,7 @@ export function createTraceEmulator({ state, executor, limits = {}, randomSeed =
       const records = transactions.map((t) => t.record);
       const finalStates = new Map([...accounts].map(([a, s]) => [a, s.shardAccount]));
       const interfaces = await detectInterfaces(records, finalStates, { executor, config, now, libs: (sa) => librariesFor(sa) });
-      return { kind: 'emulated', external, head, transactions, limitExceeded, interfaces, durationMs: performance.now() - started };
+      return { kind: 'emulated', external, head, transactions, limitExceeded, interfaces, finalStates, durationMs: performance.now() - started };
     },
   };
 }

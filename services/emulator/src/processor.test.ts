@@ -59,7 +59,7 @@ function emulatedOutcome(boc: Buffer): EmulationOutcome {
   const external = parseExternal(boc);
   const record = { account: external.destination, hash: 'dHg=', lt: '10', now: 1, mc_block_seqno: 2, in_msg: { hash: external.hash }, out_msgs: [] } as unknown as TransactionRecord;
   const head = { seqno: 1, shard: '8000000000000000', rootHash: '', fileHash: '', utime: 1 };
-  return { kind: 'emulated', external, head, transactions: [{ record, depth: 0, parent: null }], limitExceeded: false, interfaces: {}, durationMs: 1 };
+  return { kind: 'emulated', external, head, transactions: [{ record, depth: 0, parent: null }], limitExceeded: false, interfaces: {}, finalStates: new Map(), durationMs: 1 };
 }
 
 function setup(outcome: (boc: Buffer) => EmulationOutcome = emulatedOutcome) {

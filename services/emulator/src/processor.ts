@@ -5,6 +5,8 @@ import { hasPendingTrace, type PendingKeys, putPendingTrace } from '@tonstream/s
 import type { Redis } from 'ioredis';
 import type { Admission } from './admission.js';
 import type { EmulatorMetrics } from './metrics.js';
+import type { PendingStream } from './pending-stream.js';
+import { interfacesOfStates, pendingLookup } from './state-interfaces.js';
 
 /** Emulation attempts per external: a liteserver hiccup is retried, a persistent failure given up. */
 const EMULATION_ATTEMPTS = 3;
@@ -27,6 +29,8 @@ export type ProcessorDeps = {
   metrics: EmulatorMetrics;
   logger: Logger;
   now?: () => number;
+  /** Told about each stored trace (the streamer's `ton.pending_traces`); none: Redis only. */
+  pendingStream?: Pick<PendingStream, 'stored'>;
 };
 
 /** The service stopped while a Redis write was still being retried: the offset must not be committed. */
@@ -104,8 +108,12 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
     metrics.emulationSeconds.observe(outcome.durationMs / 1000);
     metrics.traceTransactions.observe(outcome.transactions.length);
     const result = pendingTrace(outcome, now());
-    const actions: PendingAction[] = classify ? classifyPending(result, classify) : [];
-    await store({ trace: result.trace, transactions: result.transactions, actions }, control);
+    // Interfaces of the states after the trace: probed Jetton wallets, then NFT items, masters... by code and data.
+    const lookup = pendingLookup(outcome.interfaces, interfacesOfStates(outcome.finalStates));
+    const actions: PendingAction[] = classify ? classifyPending(result, (trace) => classify(trace, lookup)) : [];
+    const entry = { trace: result.trace, transactions: result.transactions, actions };
+    await store(entry, control);
+    deps.pendingStream?.stored(entry);
     metrics.readySeconds.observe(Math.max(0, now() - receivedAt) / 1000);
     logger.debug('pending trace stored', { hash_norm: ext.hash_norm, transactions: result.transactions.length, actions: actions.length });
     return 'emulated';
