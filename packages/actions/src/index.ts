@@ -8,3 +8,4 @@ export type { ActionMatcher, Matcher, MatchContext } from './matcher.js';
 export { checkExpectation, type Expectation } from './golden-match.js';
 export { classifyFixtureFile } from './cli-core.js';
 export { contractInterfacesOf } from './state-interfaces.js';
+export { ACTION_TYPE_SHORTCUTS, supportedActionSet, isActionShown } from './action-versions.js';

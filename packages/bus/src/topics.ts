@@ -8,6 +8,7 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * - block_meta: one record per decoded block, published after its transactions and messages
  * - traces / actions: the tracer's output (tracer -> writer), key = trace id so a trace's versions stay in order
  * - pendingExternals: external messages as they arrive (API sendBoc, POST /message, any other source -> emulator), key = destination; `pending-external.ts`
+ * - pendingTraces: the emulator's pending traces as it stores them and their invalidation (emulator -> streamer), key = the external's hash_norm
  * - checkpoints: compacted; the fetcher's last fully published masterchain seqno
  * - blocksDeadLetters: raw blocks the decoder could not decode or publish, with the reason in headers
  * - recordsDeadLetters: records the writer refused (invalid, too big), with the reason in headers
@@ -22,6 +23,7 @@ export type Topics = {
   traces: string;
   actions: string;
   pendingExternals: string;
+  pendingTraces: string;
   checkpoints: string;
   blocksDeadLetters: string;
   recordsDeadLetters: string;
@@ -37,6 +39,7 @@ export function topicNames(prefix = ''): Topics {
     traces: `${prefix}ton.traces`,
     actions: `${prefix}ton.actions`,
     pendingExternals: `${prefix}ton.pending_externals`,
+    pendingTraces: `${prefix}ton.pending_traces`,
     checkpoints: `${prefix}ton.checkpoints`,
     blocksDeadLetters: `${prefix}ton.blocks.dlq`,
     recordsDeadLetters: `${prefix}ton.records.dlq`,
@@ -57,6 +60,8 @@ export function topicSpecs(topics: Topics, partitions = 4, maxMessageBytes = MAX
     { topic: topics.traces, numPartitions: partitions, configEntries: big },
     { topic: topics.actions, numPartitions: partitions, configEntries: big },
     { topic: topics.pendingExternals, numPartitions: partitions, configEntries: [] },
+    // Short-lived by nature (a pending trace lives a minute): an hour keeps a restarted streamer's read-back.
+    { topic: topics.pendingTraces, numPartitions: partitions, configEntries: [...big, { name: 'retention.ms', value: '3600000' }] },
     { topic: topics.checkpoints, numPartitions: 1, configEntries: [{ name: 'cleanup.policy', value: 'compact' }] },
     // A dead letter is as big as what it holds: a raw block or a record.
     { topic: topics.blocksDeadLetters, numPartitions: 1, configEntries: big },

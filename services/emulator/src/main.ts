@@ -10,6 +10,7 @@ import { createAdmission } from './admission.js';
 import { EMULATOR_CONFIG } from './config.js';
 import { createEmulatorMetrics } from './metrics.js';
 import { createProcessor } from './processor.js';
+import { createPendingStream } from './pending-stream.js';
 import { createEmulatorService, EMULATOR_GROUP_ID } from './service.js';
 import { connectLiteClient } from './state-source.js';
 
@@ -31,6 +32,8 @@ const emulator = createTraceEmulator({ state: createLiteState({ client: lite.cli
 // Interfaces come from the emulated states (Jetton wallets: get_wallet_data); see @tonstream/emulation.
 const classify: TraceClassifier = (trace, lookup) => classifyTrace(trace, lookup);
 
+const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-emulator', logger: logger.child({ module: 'kafka' }) });
+const pendingStream = createPendingStream(kafka, topicNames(config.topicPrefix), logger, () => metrics.streamErrors.inc());
 const keys = pendingKeys(config.redisPrefix);
 const processor = createProcessor({
   emulator,
@@ -41,10 +44,10 @@ const processor = createProcessor({
   ttlMs: config.ttlMs,
   metrics,
   logger,
+  pendingStream,
 });
 const store = config.clickhouseUrl === 'none' ? undefined : createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
 if (store) shutdown.add('store', () => store.close());
-const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-emulator', logger: logger.child({ module: 'kafka' }) });
 const service = createEmulatorService({
   kafka,
   topics: topicNames(config.topicPrefix),
@@ -56,12 +59,15 @@ const service = createEmulatorService({
   concurrency: config.concurrency,
   metrics,
   logger,
+  pendingStream,
 });
 
 const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => service.health() });
 shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
 
 try {
+  await pendingStream.start();
+  shutdown.add('pending stream', () => pendingStream.stop());
   await service.start();
 } catch (err) {
   logger.error('emulator failed to start', { err });

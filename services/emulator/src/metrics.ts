@@ -43,5 +43,10 @@ export function createEmulatorMetrics(registry: Registry) {
       help: 'Failed Redis writes and sweeps (retried)',
       registers: [registry],
     }),
+    streamErrors: new Counter({
+      name: 'tonstream_emulator_stream_errors_total',
+      help: 'Pending traces (or invalidations) not published on ton.pending_traces for the streamer',
+      registers: [registry],
+    }),
   };
 }

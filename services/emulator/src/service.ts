@@ -6,6 +6,7 @@ import type { Kafka } from 'kafkajs';
 import { removeConfirmedTraces } from './confirmations.js';
 import type { EmulatorMetrics } from './metrics.js';
 import type { createProcessor } from './processor.js';
+import type { PendingStream } from './pending-stream.js';
 
 /** How often expired pending traces are removed (and counted). */
 export const SWEEP_INTERVAL_MS = 1_000;
@@ -29,6 +30,8 @@ export type EmulatorServiceDeps = {
   concurrency: number;
   metrics: EmulatorMetrics;
   logger: Logger;
+  /** Told about expired traces (the streamer's `trace_invalidated`). */
+  pendingStream?: Pick<PendingStream, 'invalidated'>;
 };
 
 export type EmulatorService = { start(): Promise<void>; stop(): Promise<void>; health(): HealthStatus };
@@ -58,6 +61,7 @@ export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorServic
       const expired = await sweepExpiredTraces(redis, keys, Date.now());
       if (expired.length > 0) {
         metrics.expired.inc(expired.length);
+        deps.pendingStream?.invalidated(expired, 'expired');
         logger.info('pending traces expired', { count: expired.length });
       }
       redisDown = false;
