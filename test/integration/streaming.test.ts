@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStore, type Store } from '@tonstream/store';
+import { createKeyStore, createStore, type Store } from '@tonstream/store';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { runPython } from './python.js';
@@ -13,11 +14,20 @@ import { type Received, sseClient, wsClient } from './streaming-clients.js';
  * and the streamer reading the same topics. An SSE client, a WebSocket client (changing its
  * subscription mid-stream), the toncenter Python SDK and a client that keeps disconnecting and
  * resuming all watch wallets of the chain; what they receive is checked against the chain's ledger.
+ * The WebSocket client and the SDK use a key made in the API's key store (Redis).
  */
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-const STOP_AT = 120;
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Rounds of 400 ms: traffic for the resuming client's 2 minutes, plus the start and the finish. */
+const STOP_AT = 380;
 const RECONNECTS = 20;
+/** The resuming client is disconnected RECONNECTS times at random moments within this long (the acceptance's 2 minutes). */
+const RESUME_MS = 120_000;
+/** Shortest life of one resuming connection, so every one gets its response before it is cut. */
+const MIN_CONNECTION_MS = 300;
+/** Upper bound of the traffic test: ~3.5 min on a quiet machine, much longer on a loaded one (rounds slow down). */
+const RUN_TIMEOUT_S = 1_100;
 
 type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
 type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
@@ -30,6 +40,9 @@ const procs: Record<string, ServiceProcess> = {};
 let env: Record<string, string> = {};
 let store: Store;
 let base = '';
+const redisPrefix = `tonstream-test:streaming:${run}:`;
+let redis: Redis;
+let apiKey = '';
 
 function ledger(): LedgerRound[] {
   if (!existsSync(ledgerPath)) return [];
@@ -83,9 +96,11 @@ const txsOf = (events: Record<string, unknown>[], finality: string) =>
 beforeAll(async () => {
   env = { KAFKA_BROKERS, CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, KAFKA_TOPIC_PREFIX: `stream${run}.`, FETCHER_GLOBAL_CONFIG: join(dir, 'localnet', 'global.config.json'), FETCHER_START_SEQNO: '1', LOG_LEVEL: 'info' };
   store = createStore({ url: CLICKHOUSE_URL, database });
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  apiKey = (await createKeyStore(redis, redisPrefix).create({ rps: 10, label: 'streaming test' })).key;
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  await start('streamer', { STREAMER_PORT: String(port), STREAMER_KEEPALIVE_MS: '1000' });
+  await start('streamer', { STREAMER_PORT: String(port), STREAMER_KEEPALIVE_MS: '1000', REDIS_URL, API_REDIS_PREFIX: redisPrefix, STREAMER_TRUST_GATEWAY_HEADERS: 'true' });
   await procs.streamer.waitFor(/streamer reading/);
   await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '8', LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
   await procs.localnet.waitFor(/localnet serving/);
@@ -98,6 +113,8 @@ afterAll(async () => {
   await Promise.all(Object.values(procs).map((p) => p.stop()));
   await store.command(`DROP DATABASE IF EXISTS ${database}`).catch(() => undefined);
   await store.close();
+  for (const k of await redis.keys(`${redisPrefix}*`)) await redis.del(k);
+  await redis.quit();
 }, 60_000);
 
 describe('streamer on local-network traffic', () => {
@@ -115,17 +132,20 @@ describe('streamer on local-network traffic', () => {
     const subscription = { types: ['transactions', 'account_state_change'], addresses: accounts, min_finality: 'confirmed', id: 'sub-1' };
 
     sse.client = sseClient(`${base}/api/streaming/v2/sse`, subscription);
-    const ws = await wsClient(`${base.replace('http', 'ws')}/streaming/v2/ws?api_key=k`);
+    const ws = await wsClient(`${base.replace('http', 'ws')}/streaming/v2/ws?api_key=${apiKey}`);
     expect(await ws.request({ operation: 'subscribe', ...subscription, id: 'w1' })).toEqual({ id: 'w1', status: 'subscribed' });
-    const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: '150' }, 200_000);
-    const pythonWs = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'ws', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: '150' }, 200_000);
+    const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
+    const pythonWs = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'ws', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
 
-    // The resuming client: disconnects at random moments and comes back with Last-Event-ID.
+    // The resuming client: disconnected at RECONNECTS random moments of RESUME_MS, back each time with Last-Event-ID.
+    const cuts = Array.from({ length: RECONNECTS }, () => Math.random() * RESUME_MS).sort((a, b) => a - b);
+    const resumeStart = Date.now();
+    let resumeEnd = 0;
     const resumeLoop = (async () => {
       let lastId: string | undefined;
       while (reconnects < RECONNECTS && head() < STOP_AT) {
         const c = sseClient(`${base}/api/streaming/v2/sse`, subscription, lastId ? { 'Last-Event-ID': lastId } : {});
-        await new Promise((r) => setTimeout(r, 500 + Math.random() * 2000));
+        await new Promise((r) => setTimeout(r, Math.max(MIN_CONNECTION_MS, resumeStart + cuts[reconnects] - Date.now())));
         c.close();
         await c.done;
         expect(c.status).toBe(200);
@@ -135,6 +155,7 @@ describe('streamer on local-network traffic', () => {
         if (events.length > 0) lastId = events.at(-1)!.id;
         reconnects += 1;
       }
+      resumeEnd = Date.now();
       const c = sseClient(`${base}/api/streaming/v2/sse`, subscription, lastId ? { 'Last-Event-ID': lastId } : {});
       return c;
     })();
@@ -155,7 +176,7 @@ describe('streamer on local-network traffic', () => {
     }
 
     const last = await resumeLoop;
-    await until('the streamer finalizes the last round', async () => ((await health()).components.streamer.fanout.lastWhole.finalized >= STOP_AT ? true : undefined));
+    await until('the streamer finalizes the last round', async () => ((await health()).components.streamer.fanout.lastWhole.finalized >= STOP_AT ? true : undefined), RUN_TIMEOUT_S * 1000);
     await new Promise((r) => setTimeout(r, 1000));
     last.close();
     await last.done;
@@ -198,8 +219,9 @@ describe('streamer on local-network traffic', () => {
     expect(new Set(states.map((s) => `${s.data.account as string}@${Number(/^f(\d+)/.exec(s.id!)![1])}`))).toEqual(touched);
     for (const s of states) expect((s.data.state as { balance: string }).balance).toMatch(/^\d+$/);
 
-    // Resume: 20 disconnects, and the events equal, in order, those of the client that stayed.
-    expect(reconnects).toBeGreaterThanOrEqual(10);
+    // Resume: 20 disconnects over 2 minutes of traffic, and the events equal, in order, those of the client that stayed.
+    expect(reconnects).toBe(RECONNECTS);
+    expect(resumeEnd - resumeStart).toBeGreaterThanOrEqual(cuts.at(-1)!);
     const firstCursor = resumed[0].id;
     const from = events.findIndex((e) => e.id === firstCursor);
     expect(from).toBeGreaterThanOrEqual(0);
@@ -221,7 +243,7 @@ describe('streamer on local-network traffic', () => {
       // From a round the SDK surely saw (it subscribed before the WebSocket test waited 12 rounds) to the round before the one it stopped at.
       for (const [h, t] of want) if (t.round > subscribedAt + 12 && t.round < STOP_AT - 10) expect(finalized.has(h), `${name} missed ${h}`).toBe(true);
     }
-  }, 400_000);
+  }, (RUN_TIMEOUT_S + 60) * 1000);
 });
 
 describe('streamer bad input', () => {

@@ -3,7 +3,7 @@ the base URL points at tonstream) and prints every notification as one JSON line
 
 Environment: STREAM_BASE_URL, STREAM_TRANSPORT (sse|ws), STREAM_ADDRESSES (comma-separated),
 STREAM_MIN_FINALITY, STREAM_UNTIL_MC (stop after a finalized transactions event at or above this
-masterchain seqno), STREAM_TIMEOUT_S.
+masterchain seqno), STREAM_TIMEOUT_S, STREAM_API_KEY (a key of the API's key store).
 """
 import asyncio
 import json
@@ -19,7 +19,7 @@ async def main() -> None:
     addresses = os.environ["STREAM_ADDRESSES"].split(",")
     until = int(os.environ["STREAM_UNTIL_MC"])
     cls = ToncenterSSE if transport == "sse" else ToncenterWebSocket
-    client = cls(api_key="tonstream-test", network="testnet", base_url=base)
+    client = cls(api_key=os.environ.get("STREAM_API_KEY", "tonstream-test"), network="testnet", base_url=base)
     stop = asyncio.Event()
 
     async def consume() -> None:

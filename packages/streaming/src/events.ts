@@ -1,47 +1,123 @@
 import type { AccountStateRecord, MessageRecord, TransactionRecord } from '@tonstream/records';
+import type { ActionRecord } from '@tonstream/traces';
+import { actionAddresses, actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
 import { userFriendly } from './address.js';
-import type { Stage } from './cursor.js';
+import type { Finality } from './subscription.js';
 import { cmpLt, type TraceRef } from './trace-links.js';
 
-/** One transaction of an event, serialized once per stage on first use. */
-export type EventTx = { account: string; lt: string; record: TransactionRecord; traceId: string; json: Partial<Record<Stage, string>> };
+/** One transaction of an event, serialized once per finality on first use. `traceId` null: the root is emulated (pending). */
+export type EventTx = { account: string; lt: string; record: TransactionRecord; traceId: string | null; json: Partial<Record<Finality, string>> };
+
+/** One node of a trace tree as the tracer and the emulator list them (parent links, out message count). */
+export type TraceNode = { tx_hash: string; in_msg_hash: string | null; parent: string | null; out_msgs: number };
+
+/** A Jetton wallet's state as `jettons_change` reports it (§6.5). */
+export type JettonWalletState = { owner: string; jetton: string; balance: string };
 
 /**
  * An event as the fan-out holds it: what matching and serialization need, before per-client
- * filtering. `transactions` covers one trace's transactions of one masterchain block.
+ * filtering. `transactions` covers one trace's transactions of one masterchain block (or of one
+ * emulation); `actions` and `trace` one whole trace, once it is complete (or emulated).
  */
 export type BlockEvent =
   | { type: 'transactions'; norm: string; accounts: Set<string>; txs: EventTx[] }
-  | { type: 'account_state_change'; account: string; state: AccountStateRecord };
+  | { type: 'actions'; norm: string; accounts: Set<string>; actions: EventAction[] }
+  | { type: 'trace'; norm: string; externalHash: string | null; nodes: TraceNode[]; txs: EventTx[]; actions: EventAction[] }
+  | { type: 'account_state_change'; account: string; state: AccountStateRecord }
+  | { type: 'jettons_change'; account: string; wallet: JettonWalletState; state: AccountStateRecord };
+
+/** A trace's events besides its transactions: `actions` then `trace` (§7: within one classification actions come first). */
+export function traceEvents(norm: string, externalHash: string | null, nodes: TraceNode[], txs: EventTx[], actions: readonly ActionRecord[]): BlockEvent[] {
+  const listed = eventActions(actions);
+  const out: BlockEvent[] = [];
+  if (listed.length > 0) out.push({ type: 'actions', norm, accounts: new Set(listed.flatMap((a) => a.record.accounts)), actions: listed });
+  out.push({ type: 'trace', norm, externalHash, nodes, txs, actions: listed });
+  return out;
+}
+
+/** A trace's transactions as one `transactions` event, lt descending (§6.1). */
+export function transactionsEvent(norm: string, txs: EventTx[]): BlockEvent {
+  txs.sort((a, b) => cmpLt(b.lt, a.lt) || a.account.localeCompare(b.account));
+  return { type: 'transactions', norm, accounts: new Set(txs.map((t) => t.account)), txs };
+}
 
 /**
  * A masterchain block's events in their deterministic order: `transactions` events by the lowest lt
- * of the trace's transactions in the block (then trace hash), then `account_state_change` by account
- * and lt. This order only depends on the block's records, so every streamer agrees on it.
+ * of the trace's transactions in the block (then trace hash), then the `actions` and `trace` events
+ * of the traces the block completed (in the order given), then `account_state_change` by account and
+ * lt, each Jetton wallet's followed by its `jettons_change`. This order only depends on the block's
+ * records (and the tracer's output for its traces), so every streamer agrees on it.
  */
-export function blockEvents(transactions: TransactionRecord[], traces: Map<string, TraceRef>, states: AccountStateRecord[]): BlockEvent[] {
+export function blockEvents(
+  transactions: TransactionRecord[],
+  traces: Map<string, TraceRef>,
+  states: AccountStateRecord[],
+  completed: BlockEvent[] = [],
+  jettonOf: (s: AccountStateRecord) => JettonWalletState | undefined = () => undefined,
+): BlockEvent[] {
   const byTrace = new Map<string, EventTx[]>();
   for (const tx of transactions) {
     const ref = traces.get(tx.hash);
     if (!ref) continue;
     const list = byTrace.get(ref.norm) ?? [];
-    list.push({ account: tx.account, lt: tx.lt, record: tx, traceId: ref.rootTx, json: {} });
+    list.push({ account: tx.account, lt: tx.lt, record: retainedTransaction(tx), traceId: ref.rootTx, json: {} });
     byTrace.set(ref.norm, list);
   }
-  const txEvents = [...byTrace].map(([norm, txs]) => {
-    txs.sort((a, b) => cmpLt(b.lt, a.lt) || a.account.localeCompare(b.account));
-    return { type: 'transactions' as const, norm, accounts: new Set(txs.map((t) => t.account)), txs, minLt: txs[txs.length - 1].lt };
-  });
+  const txEvents = [...byTrace].map(([norm, txs]) => ({ event: transactionsEvent(norm, txs), minLt: txs[txs.length - 1].lt, norm }));
   txEvents.sort((a, b) => cmpLt(a.minLt, b.minLt) || (a.norm < b.norm ? -1 : a.norm > b.norm ? 1 : 0));
-  const stateEvents = [...states]
-    .sort((a, b) => a.account.localeCompare(b.account) || cmpLt(a.last_trans_lt, b.last_trans_lt))
-    .map((state) => ({ type: 'account_state_change' as const, account: state.account, state }));
-  return [...txEvents.map(({ minLt: _m, ...e }) => e), ...stateEvents];
+  const stateEvents: BlockEvent[] = [];
+  for (const full of [...states].sort((a, b) => a.account.localeCompare(b.account) || cmpLt(a.last_trans_lt, b.last_trans_lt))) {
+    const state = retainedState(full);
+    stateEvents.push({ type: 'account_state_change', account: state.account, state });
+    const wallet = jettonOf(full);
+    if (wallet) stateEvents.push({ type: 'jettons_change', account: state.account, wallet, state });
+  }
+  return [...txEvents.map((e) => e.event), ...completed, ...stateEvents];
 }
 
-/** Addresses an event concerns: the subscription table is looked up by these. */
+/**
+ * What an event keeps of a transaction: no notification carries its BoC (or the token events the
+ * pipeline attached), and events stay in the resume window for a long time.
+ */
+function retainedTransaction(tx: TransactionRecord & { token_events?: unknown }): TransactionRecord {
+  if (tx.boc === undefined && tx.token_events === undefined) return tx;
+  const { boc: _boc, token_events: _tokenEvents, ...kept } = tx;
+  return kept;
+}
+
+/** What an event keeps of an account state: notifications carry hashes only, never the code and data BoCs. */
+function retainedState(s: AccountStateRecord): AccountStateRecord {
+  return s.code_boc === null && s.data_boc === null ? s : { ...s, code_boc: null, data_boc: null };
+}
+
+/**
+ * Forgets the per-transaction and per-action JSON an event keeps while its notifications are built
+ * for many views at once: the notifications themselves are cached per view by the caller, and the
+ * parts would otherwise stay as long as the event does.
+ */
+export function forgetPartsJson(e: BlockEvent): void {
+  if (e.type === 'transactions' || e.type === 'trace') for (const t of e.txs) t.json = {};
+  if (e.type === 'actions' || e.type === 'trace') for (const a of e.actions) a.json = {};
+}
+
+/** Addresses an event concerns: the subscription table is looked up by these (a `trace` event by its hash instead). */
 export function eventAddresses(e: BlockEvent): Iterable<string> {
-  return e.type === 'transactions' ? e.accounts : [e.account];
+  switch (e.type) {
+    case 'transactions':
+    case 'actions':
+      return e.accounts;
+    case 'trace':
+      return [];
+    case 'account_state_change':
+      return [e.account];
+    case 'jettons_change':
+      return [e.account, e.wallet.owner];
+  }
+}
+
+/** The trace an event belongs to, for the per-connection invalidation memory (§8); null for state events. */
+export function eventTrace(e: BlockEvent): string | null {
+  return e.type === 'transactions' || e.type === 'actions' || e.type === 'trace' ? e.norm : null;
 }
 
 function v3Message(m: MessageRecord) {
@@ -71,18 +147,16 @@ function v3Message(m: MessageRecord) {
 
 const stateByHash = (hash: string) => ({ hash, balance: null, extra_currencies: null, account_status: null, frozen_hash: null, data_hash: null, code_hash: null });
 
-/** The streamed v3 `Transaction` (§6.1): states carry only their hash, `emulated` false, the stage's finality. */
-export function transactionJson(t: EventTx, stage: Stage): string {
-  const cached = t.json[stage];
-  if (cached !== undefined) return cached;
+/** The streamed v3 `Transaction` (§6.1): states carry only their hash; `emulated` and `finality` as the event's; no `trace_id` while the root is emulated. */
+function transactionObject(t: EventTx, finality: Finality): Record<string, unknown> {
   const r = t.record;
-  const json = JSON.stringify({
+  return {
     account: r.account,
     hash: r.hash,
     lt: r.lt,
     now: r.now,
     mc_block_seqno: r.mc_block_seqno,
-    trace_id: t.traceId,
+    ...(t.traceId === null ? {} : { trace_id: t.traceId }),
     prev_trans_hash: r.prev_trans_hash,
     prev_trans_lt: r.prev_trans_lt,
     orig_status: r.orig_status,
@@ -95,10 +169,16 @@ export function transactionJson(t: EventTx, stage: Stage): string {
     out_msgs: r.out_msgs.map(v3Message),
     account_state_before: stateByHash(r.account_state_hash_before),
     account_state_after: stateByHash(r.account_state_hash_after),
-    emulated: false,
-    finality: stage,
-  });
-  t.json[stage] = json;
+    emulated: finality === 'pending',
+    finality,
+  };
+}
+
+export function transactionJson(t: EventTx, finality: Finality): string {
+  const cached = t.json[finality];
+  if (cached !== undefined) return cached;
+  const json = JSON.stringify(transactionObject(t, finality));
+  t.json[finality] = json;
   return json;
 }
 
@@ -108,51 +188,112 @@ export function accountStateJson(s: AccountStateRecord) {
 }
 
 /** What a client's view of an event depends on besides the event itself. */
-export type View = { addresses: Set<string>; includeAddressBook: boolean; includeMetadata: boolean };
+export type View = { addresses: ReadonlySet<string>; includeAddressBook: boolean; includeMetadata: boolean } & ActionFilter;
+
+type Book = Record<string, { user_friendly: string; domain: null; interfaces: string[] }>;
+
+function bookOf(entries: Iterable<[string | null, boolean]>): Book {
+  const book: Book = {};
+  for (const [raw, bounceable] of entries) if (raw !== null && !(raw in book)) book[raw] = { user_friendly: userFriendly(raw, bounceable), domain: null, interfaces: [] };
+  return book;
+}
+
+/** §6.1: the account, in_msg source and out_msgs destinations of the transactions. */
+function* txAddresses(txs: EventTx[]): Iterable<[string | null, boolean]> {
+  for (const t of txs) {
+    yield [t.account, t.record.end_status === 'active'];
+    yield [t.record.in_msg?.source ?? null, true];
+    for (const m of t.record.out_msgs) yield [m.destination, true];
+  }
+}
+
+function* actionBookAddresses(actions: EventAction[]): Iterable<[string, boolean]> {
+  for (const a of actions) for (const raw of actionAddresses(a.record)) yield [raw, true];
+}
 
 /**
- * The notification JSON for one client, or null when nothing in the event is for it. A `transactions`
- * event keeps only the transactions on subscribed accounts (§6.1); every distinct selection is built
- * once per event and stage and shared by all clients that see the same selection (`cache`).
+ * `address_book` and `metadata` as asked: the book restricted as §6 says per type; no token metadata
+ * source in the streamer, so `metadata` is an empty object, as toncenter sends when it has none.
  */
-export function notificationJson(e: BlockEvent, stage: Stage, cursor: string, view: View, cache: Map<string, string>): string | null {
-  if (e.type === 'account_state_change') {
-    const key = 's';
-    let json = cache.get(key);
-    if (json === undefined) {
-      json = JSON.stringify({ type: 'account_state_change', finality: stage, account: e.account, state: accountStateJson(e.state), cursor });
-      cache.set(key, json);
-    }
-    return json;
-  }
-  const picked: number[] = [];
-  e.txs.forEach((t, i) => view.addresses.has(t.account) && picked.push(i));
-  if (picked.length === 0) return null;
-  const key = `${picked.join(',')}|${view.includeAddressBook ? 1 : 0}${view.includeMetadata ? 1 : 0}`;
+function extras(view: View, book: () => Book): string {
+  return `${view.includeAddressBook ? `,"address_book":${JSON.stringify(book())}` : ''}${view.includeMetadata ? ',"metadata":{}' : ''}`;
+}
+
+const includes = (view: View) => `${view.includeAddressBook ? 1 : 0}${view.includeMetadata ? 1 : 0}`;
+
+/** Where each event's notifications are kept per view (a Map will do; the fan-out's also counts their bytes). */
+export type NotificationCache = { get(key: string): string | undefined; set(key: string, json: string): unknown };
+
+function cached(cache: NotificationCache, key: string, build: () => string): string {
   let json = cache.get(key);
-  if (json === undefined) {
-    const txs = picked.map((i) => e.txs[i]);
-    const head = `{"type":"transactions","finality":"${stage}","trace_external_hash_norm":${JSON.stringify(e.norm)},"transactions":[${txs.map((t) => transactionJson(t, stage)).join(',')}]`;
-    const book = view.includeAddressBook ? `,"address_book":${JSON.stringify(addressBook(txs))}` : '';
-    // No token metadata source in the streamer: an empty object, as toncenter sends when it has none (§6).
-    const meta = view.includeMetadata ? ',"metadata":{}' : '';
-    json = `${head}${book}${meta},"cursor":"${cursor}"}`;
-    cache.set(key, json);
-  }
+  if (json === undefined) cache.set(key, (json = build()));
   return json;
 }
 
-/** §6.1: the account, in_msg source and out_msgs destinations of the included transactions. */
-function addressBook(txs: EventTx[]) {
-  const book: Record<string, { user_friendly: string; domain: null; interfaces: string[] }> = {};
-  const add = (raw: string | null, bounceable: boolean) => {
-    if (raw === null || raw in book) return;
-    book[raw] = { user_friendly: userFriendly(raw, bounceable), domain: null, interfaces: [] };
-  };
-  for (const t of txs) {
-    add(t.account, t.record.end_status === 'active');
-    add(t.record.in_msg?.source ?? null, true);
-    for (const m of t.record.out_msgs) add(m.destination, true);
+/** A trace tree (§6.3): `children` is [] without out messages, null when out messages led to no known transaction. */
+type TreeJson = { tx_hash: string; in_msg_hash: string | null; children: TreeJson[] | null };
+
+function traceTree(nodes: TraceNode[]): TreeJson | null {
+  const byHash = new Map<string, TreeJson & { out: number }>();
+  for (const n of nodes) byHash.set(n.tx_hash, { tx_hash: n.tx_hash, in_msg_hash: n.in_msg_hash, children: [], out: n.out_msgs });
+  let root: TreeJson | null = null;
+  for (const n of nodes) {
+    const node = byHash.get(n.tx_hash)!;
+    const parent = n.parent === null ? undefined : byHash.get(n.parent);
+    if (parent) parent.children!.push(node);
+    else root ??= node;
   }
-  return book;
+  for (const node of byHash.values()) if (node.children!.length === 0 && node.out > 0) node.children = null;
+  const strip = (n: TreeJson & { out?: number }): TreeJson => ({ tx_hash: n.tx_hash, in_msg_hash: n.in_msg_hash, children: n.children && n.children.map(strip) });
+  return root && strip(root);
+}
+
+/**
+ * The notification JSON for one client, or null when nothing in the event is for it. Every distinct
+ * selection (transactions on subscribed accounts, actions the client is shown, includes) is built
+ * once per event and finality and shared by all clients that see the same selection (`cache`).
+ * `cursor` is spliced in last (tonstream's resume extension; clients ignore unknown fields).
+ */
+export function notificationJson(e: BlockEvent, finality: Finality, cursor: string | null, view: View, cache: NotificationCache): string | null {
+  const tail = cursor === null ? '}' : `,"cursor":${JSON.stringify(cursor)}}`;
+  const head = (norm: string) => `{"type":"${e.type}","finality":"${finality}","trace_external_hash_norm":${JSON.stringify(norm)}`;
+  switch (e.type) {
+    case 'account_state_change':
+      return cached(cache, 's', () => `${JSON.stringify({ type: e.type, finality, account: e.account, state: accountStateJson(e.state) }).slice(0, -1)}${tail}`);
+    case 'jettons_change':
+      return cached(cache, `j${includes(view)}`, () => {
+        const jetton = { address: e.account, balance: e.wallet.balance, owner: e.wallet.owner, jetton: e.wallet.jetton, last_transaction_lt: e.state.last_trans_lt, code_hash: e.state.code_hash, data_hash: e.state.data_hash };
+        const book = () => bookOf([[e.account, true], [e.wallet.owner, true], [e.wallet.jetton, true]]);
+        return `${JSON.stringify({ type: e.type, finality, jetton }).slice(0, -1)}${extras(view, book)}${tail}`;
+      });
+    case 'transactions': {
+      const picked: number[] = [];
+      e.txs.forEach((t, i) => view.addresses.has(t.account) && picked.push(i));
+      if (picked.length === 0) return null;
+      return cached(cache, `t${picked.join(',')}|${includes(view)}`, () => {
+        const txs = picked.map((i) => e.txs[i]);
+        return `${head(e.norm)},"transactions":[${txs.map((t) => transactionJson(t, finality)).join(',')}]${extras(view, () => bookOf(txAddresses(txs)))}${tail}`;
+      });
+    }
+    case 'actions': {
+      const picked: number[] = [];
+      e.actions.forEach((a, i) => a.record.accounts.some((x) => view.addresses.has(x)) && isActionSelected(a.record, view) && picked.push(i));
+      if (picked.length === 0) return null;
+      return cached(cache, `a${picked.join(',')}|${includes(view)}`, () => {
+        const actions = picked.map((i) => e.actions[i]);
+        return `${head(e.norm)},"actions":[${actions.map((a) => actionJson(a, finality, e.norm)).join(',')}]${extras(view, () => bookOf(actionBookAddresses(actions)))}${tail}`;
+      });
+    }
+    case 'trace': {
+      const picked: number[] = [];
+      e.actions.forEach((a, i) => isActionSelected(a.record, view) && picked.push(i));
+      return cached(cache, `r${picked.join(',')}|${includes(view)}`, () => {
+        const actions = picked.map((i) => e.actions[i]);
+        const txs = `{${e.txs.map((t) => `${JSON.stringify(t.record.hash)}:${JSON.stringify({ ...transactionObject(t, finality), trace_external_hash: e.externalHash })}`).join(',')}}`;
+        const listed = actions.length > 0 ? `,"actions":[${actions.map((a) => actionJson(a, finality, e.norm)).join(',')}]` : '';
+        const book = () => bookOf([...txAddresses(e.txs), ...actionBookAddresses(actions)]);
+        return `${head(e.norm)},"trace":${JSON.stringify(traceTree(e.nodes))},"transactions":${txs}${listed}${extras(view, book)}${tail}`;
+      });
+    }
+  }
 }

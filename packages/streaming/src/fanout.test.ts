@@ -26,7 +26,7 @@ describe('createFanout()', () => {
     const live = client(1);
     f.add(live);
     f.setSubscription(live, live.sub);
-    const emit = (stage: 'confirmed' | 'finalized', mc: number) => f.emit(stage, mc, [state(A, `${mc}1`), state(B, `${mc}2`), state(A, `${mc}3`)], () => 1);
+    const emit = (stage: 'confirmed' | 'finalized', mc: number) => f.emit(stage, mc, [state(A, `${mc}1`), state(B, `${mc}2`), state(A, `${mc}3`)]);
     emit('confirmed', 5);
     emit('confirmed', 6);
     emit('finalized', 5);
@@ -39,7 +39,8 @@ describe('createFanout()', () => {
       expect(f.canResume(back.floor!)).toEqual({ ok: true });
       f.add(back);
       f.setSubscription(back, back.sub);
-      f.replay(back);
+      f.beginReplay(back);
+      expect(f.replayNext(back, Number.POSITIVE_INFINITY)).toBe('live');
       expect(back.got, `after ${live.got[cut]}`).toEqual(live.got.slice(cut + 1));
       f.remove(back);
     }
@@ -51,9 +52,47 @@ describe('createFanout()', () => {
     expect(finalOnly.got).toEqual(['f7.0c8', 'f7.2c8']);
   });
 
+  it('replays in small pieces while new blocks arrive: the same events, in order, no duplicate', () => {
+    const f = createFanout({ retainMcBlocks: 100, retainMaxBytes: 1e9 });
+    const live = client(1);
+    f.add(live);
+    f.setSubscription(live, live.sub);
+    const emit = (mc: number) => f.emit('confirmed', mc, [state(A, `${mc}1`), state(A, `${mc}2`)]);
+    for (let mc = 1; mc <= 5; mc++) emit(mc);
+    const back = client(2);
+    back.floor = parseCursor(live.got[1])!;
+    f.add(back);
+    f.setSubscription(back, back.sub);
+    f.beginReplay(back);
+    // One event per call (any positive budget sends at least one), with live blocks emitted in between.
+    let progress = f.replayNext(back, 1);
+    for (let mc = 6; progress === 'more'; mc++) {
+      if (mc <= 9) emit(mc);
+      progress = f.replayNext(back, 1);
+    }
+    expect(progress).toBe('live');
+    emit(10);
+    expect(back.got).toEqual(live.got.slice(2));
+    expect(back.got.at(-1)).toBe('c10.1f0');
+  });
+
+  it('says lost when the steps a replaying client still needs are evicted', () => {
+    const f = createFanout({ retainMcBlocks: 3, retainMaxBytes: 1e9 });
+    for (let mc = 1; mc <= 3; mc++) f.emit('confirmed', mc, [state(A, '1')]);
+    const back = client(2);
+    back.floor = parseCursor('c1.0f0')!;
+    f.add(back);
+    f.setSubscription(back, back.sub);
+    f.beginReplay(back);
+    expect(f.replayNext(back, 1)).toBe('more');
+    for (let mc = 4; mc <= 8; mc++) f.emit('confirmed', mc, [state(A, '1')]);
+    expect(f.replayNext(back, 1)).toBe('lost');
+    expect(back.got).toEqual(['c2.0f0']);
+  });
+
   it('refuses a cursor older than what is retained', () => {
     const f = createFanout({ retainMcBlocks: 2, retainMaxBytes: 1e9 });
-    for (let mc = 10; mc < 15; mc++) f.emit('confirmed', mc, [state(A, '1')], () => 1);
+    for (let mc = 10; mc < 15; mc++) f.emit('confirmed', mc, [state(A, '1')]);
     expect(f.canResume(parseCursor('c10.0f9')!)).toMatchObject({ ok: false, error: expect.stringMatching(/^cursor too old/) });
     // Blocks 13 and 14 are retained, and no finalized event was ever emitted: nothing is missed.
     expect(f.canResume(parseCursor('c13.0f9')!)).toEqual({ ok: true });

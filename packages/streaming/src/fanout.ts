@@ -1,6 +1,8 @@
-import { formatCursor, isAfter, wholeBlock, type Cursor, type Position, type Stage } from './cursor.js';
-import { eventAddresses, notificationJson, type BlockEvent } from './events.js';
-import { emptySubscription, FINALITY_RANK, type Subscription } from './subscription.js';
+import { supportedActionSet } from '@tonstream/actions';
+import { isAfter, wholeBlock, type Cursor, type Position, type Stage } from './cursor.js';
+import { eventAddresses, eventTrace, forgetPartsJson, notificationJson, type BlockEvent, type View } from './events.js';
+import { createRetainedLog, type LoggedEvent, type ResumeCheck, type RetainedLogOptions } from './retained-log.js';
+import { emptySubscription, FINALITY_RANK, type Finality, type Subscription } from './subscription.js';
 
 /** A connection as the fan-out sees it; the transport owns the socket and its buffer. */
 export type Client = {
@@ -12,22 +14,19 @@ export type Client = {
   deliver(json: string, cursor: string): void;
   /** Internal: the dispatch that last reached this client, so one event is delivered once. */
   seen?: number;
+  /** Internal: while set, the client is catching up from the log (next step and event) and gets no live events. */
+  replayAt?: { seq: number; index: number };
+  /**
+   * Internal: traces this connection was sent a non-finalized `transactions`/`actions`/`trace` event
+   * of and no finalized one yet: the ones it is told about when they are invalidated (§8).
+   */
+  openTraces?: Set<string>;
 };
 
-type LoggedEvent = { event: BlockEvent; cursor: string; cache: Map<string, string> };
-type Step = { stage: Stage; mc: number; events: LoggedEvent[]; bytes: number };
+export type FanoutOptions = RetainedLogOptions;
 
-export type FanoutOptions = {
-  /** Masterchain blocks of each stage kept for resume. */
-  retainMcBlocks: number;
-  /** Upper bound of the retained events' estimated size; the oldest blocks go first. */
-  retainMaxBytes: number;
-};
-
-export type ResumeCheck = { ok: true } | { ok: false; error: string };
-
-const STAGES: Stage[] = ['confirmed', 'finalized'];
-const other = (s: Stage): Stage => (s === 'confirmed' ? 'finalized' : 'confirmed');
+/** Where a replaying client stands after a `replayNext` call: more to send, caught up (now live), or overtaken by eviction. */
+export type ReplayProgress = 'more' | 'live' | 'lost';
 
 /**
  * The subscription table (address -> clients, trace hash -> clients), the retained log of emitted
@@ -38,15 +37,38 @@ export function createFanout(options: FanoutOptions) {
   const byAddress = new Map<string, Set<Client>>();
   const byTrace = new Map<string, Set<Client>>();
   const clients = new Set<Client>();
-  const log: Step[] = [];
-  let logBytes = 0;
-  /** Last whole block emitted per stage (-1: none yet). */
-  const lastWhole: Record<Stage, number> = { confirmed: -1, finalized: -1 };
-  /** Lowest block per stage still in the log, or the first block this process emits. */
-  const lowest: Record<Stage, number | null> = { confirmed: null, finalized: null };
+  const log = createRetainedLog(options);
   let dispatches = 0;
   let delivered = 0;
+  /** The newest cursor issued: pending events, which no sequence holds, carry it (resuming from it replays what came after). */
+  let lastCursor: string | null = null;
+  const supportedSets = new WeakMap<Subscription, Set<string>>();
 
+  const viewOf = (sub: Subscription): View => {
+    let supported = supportedSets.get(sub);
+    if (!supported) supportedSets.set(sub, (supported = supportedActionSet(sub.supportedActionTypes)));
+    return { addresses: sub.addresses, includeAddressBook: sub.includeAddressBook, includeMetadata: sub.includeMetadata, actionTypes: sub.actionTypes, supported };
+  };
+
+  /** Whether the client's table entries point at the event: a `trace` by its hash, the rest by address. */
+  const indexed = (c: Client, e: BlockEvent) => (e.type === 'trace' ? c.sub.traceHashes.has(e.norm) : [...eventAddresses(e)].some((a) => c.sub.addresses.has(a)));
+
+  /** The clients the table points at for an event, each once. */
+  const targetsOf = (e: BlockEvent): Client[] => {
+    const seen = ++dispatches;
+    const targets: Client[] = [];
+    const add = (set: Set<Client> | undefined) => {
+      if (!set) return;
+      for (const c of set) {
+        if (c.seen === seen) continue;
+        c.seen = seen;
+        targets.push(c);
+      }
+    };
+    if (e.type === 'trace') add(byTrace.get(e.norm));
+    else for (const a of eventAddresses(e)) add(byAddress.get(a));
+    return targets;
+  };
   const index = (map: Map<string, Set<Client>>, keys: Iterable<string>, c: Client, add: boolean) => {
     for (const k of keys) {
       let set = map.get(k);
@@ -60,26 +82,48 @@ export function createFanout(options: FanoutOptions) {
     }
   };
 
-  const matches = (c: Client, e: BlockEvent, stage: Stage, pos: Position) => {
-    if (!c.sub.types.has(e.type)) return false;
-    if (FINALITY_RANK[stage] < FINALITY_RANK[c.sub.minFinality]) return false;
-    return c.floor === null || isAfter(pos, c.floor[stage]);
-  };
+  const wants = (c: Client, e: BlockEvent, finality: Finality) => c.sub.types.has(e.type) && FINALITY_RANK[finality] >= FINALITY_RANK[c.sub.minFinality];
+  const matches = (c: Client, e: BlockEvent, stage: Stage, pos: Position) => wants(c, e, stage) && (c.floor === null || isAfter(pos, c.floor[stage]));
 
-  const send = (c: Client, le: LoggedEvent, stage: Stage) => {
-    const json = notificationJson(le.event, stage, le.cursor, { addresses: c.sub.addresses, includeAddressBook: c.sub.includeAddressBook, includeMetadata: c.sub.includeMetadata }, le.cache);
-    if (json === null) return;
+  /** Delivers one event to one client; returns the bytes handed over (0: nothing in it for the client). */
+  const send = (c: Client, le: LoggedEvent, finality: Finality): number => {
+    const json = notificationJson(le.event, finality, le.cursor, viewOf(c.sub), le.cache);
+    if (json === null) return 0;
     delivered += 1;
-    c.deliver(json, le.cursor);
+    const norm = eventTrace(le.event);
+    if (norm !== null) {
+      if (finality === 'finalized') c.openTraces?.delete(norm);
+      else (c.openTraces ??= new Set()).add(norm);
+    }
+    c.deliver(json, le.cursor ?? '');
+    return json.length;
   };
 
-  const evict = () => {
-    const newest = Math.max(lastWhole.confirmed, lastWhole.finalized);
-    while (log.length > 0 && (log[0].mc <= newest - options.retainMcBlocks || logBytes > options.retainMaxBytes)) {
-      const step = log.shift()!;
-      logBytes -= step.bytes;
-      lowest[step.stage] = step.mc + 1;
+  const replayFrom = (c: Client, at: { seq: number; index: number }, maxBytes: number): ReplayProgress => {
+    let sent = 0;
+    while (sent < maxBytes) {
+      if (at.seq < log.firstSeq()) {
+        c.replayAt = undefined;
+        return 'lost';
+      }
+      const step = log.at(at.seq);
+      if (step === undefined) {
+        c.replayAt = undefined;
+        return 'live';
+      }
+      if (at.index >= step.events.length) {
+        at.seq += 1;
+        at.index = 0;
+        continue;
+      }
+      const i = at.index++;
+      const le = step.events[i];
+      if (indexed(c, le.event) && clients.has(c) && matches(c, le.event, step.stage, { mc: step.mc, index: i })) {
+        sent += send(c, le, step.stage);
+        forgetPartsJson(le.event);
+      }
     }
+    return 'more';
   };
 
   return {
@@ -110,71 +154,77 @@ export function createFanout(options: FanoutOptions) {
 
     /** Whether every event after `cursor` is still retained (or not emitted yet). */
     canResume(cursor: Cursor): ResumeCheck {
-      for (const s of STAGES) {
-        const lo = lowest[s];
-        if (lo === null) return { ok: false, error: 'resume unavailable: the streamer has not emitted its first block yet, retry shortly' };
-        const p = cursor[s];
-        if (p.mc >= lo || (p.mc === lo - 1 && p.index === Number.POSITIVE_INFINITY)) continue;
-        return { ok: false, error: `cursor too old: ${s} events after masterchain block ${p.mc} are no longer retained (oldest retained: ${lo}); subscribe without a cursor and backfill from /api/v3` };
-      }
-      return { ok: true };
+      return log.canResume(cursor);
     },
 
-    /** Sends a client every retained event after its floor that it subscribes to, in emission order. */
-    replay(c: Client): void {
-      if (c.floor === null) return;
-      for (const step of log) {
-        step.events.forEach((le, i) => {
-          const forClient = [...eventAddresses(le.event)].some((a) => c.sub.addresses.has(a));
-          if (forClient && clients.has(c) && matches(c, le.event, step.stage, { mc: step.mc, index: i })) send(c, le, step.stage);
-        });
-      }
+    /**
+     * Starts a resuming client's catch-up from the oldest retained step: until `replayNext` says
+     * 'live', it gets no live events; they are logged and reach it through the replay, in order.
+     * A client without a floor is live at once.
+     */
+    beginReplay(c: Client): void {
+      c.replayAt = c.floor === null ? undefined : { seq: log.firstSeq(), index: 0 };
+    },
+
+    /**
+     * Sends a replaying client its next retained events after its floor, in emission order, until
+     * about `maxBytes` are handed over; the transport calls it again once those are written, so a
+     * long replay never sits in memory at once. 'lost': the steps it still needed were evicted.
+     */
+    replayNext(c: Client, maxBytes: number): ReplayProgress {
+      const at = c.replayAt;
+      if (at === undefined) return 'live';
+      return log.replaying(() => replayFrom(c, at, maxBytes));
     },
 
     /**
      * Emits one stage of one masterchain block: each event gets its cursor, goes to the clients whose
      * subscription matches, and is logged for resume. Blocks of a stage must come in seqno order.
      */
-    emit(stage: Stage, mc: number, events: BlockEvent[], sizeOf: (e: BlockEvent) => number): void {
-      // The first block this process emits starts both sequences: nothing before it is retained.
-      for (const s of STAGES) {
-        if (lowest[s] !== null) continue;
-        lowest[s] = mc;
-        lastWhole[s] = mc - 1;
-      }
-      const otherWhole = lastWhole[other(stage)];
-      const step: Step = { stage, mc, events: [], bytes: 0 };
+    emit(stage: Stage, mc: number, events: BlockEvent[]): void {
+      const step = log.open(stage, mc);
       events.forEach((event, i) => {
-        const le: LoggedEvent = { event, cursor: formatCursor(stage, { mc, index: i }, otherWhole), cache: new Map() };
-        step.events.push(le);
-        step.bytes += sizeOf(event);
-        const seen = ++dispatches;
-        const targets: Client[] = [];
-        for (const a of eventAddresses(event)) {
-          const set = byAddress.get(a);
-          if (!set) continue;
-          for (const c of set) {
-            if (c.seen === seen) continue;
-            c.seen = seen;
-            targets.push(c);
-          }
-        }
-        for (const c of targets) if (clients.has(c) && matches(c, event, stage, { mc, index: i })) send(c, le, stage);
+        const le = log.append(step, event);
+        for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && matches(c, event, stage, { mc, index: i })) send(c, le, stage);
+        forgetPartsJson(event);
       });
-      log.push(step);
-      logBytes += step.bytes;
-      lastWhole[stage] = mc;
-      evict();
+      log.close(step);
+      if (step.events.length > 0) lastCursor = step.events[step.events.length - 1].cursor;
+    },
+
+    /**
+     * Delivers emulated (`pending`) events to the clients that asked for them. They belong to no
+     * sequence: not retained, not replayed on resume; each carries the newest cursor issued.
+     */
+    emitPending(events: BlockEvent[]): void {
+      for (const event of events) {
+        const le: LoggedEvent = { event, cursor: lastCursor, cache: new Map() };
+        for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && wants(c, event, 'pending')) send(c, le, 'pending');
+      }
+    },
+
+    /**
+     * `trace_invalidated` (§8): to each connection that was sent a non-finalized event of the trace
+     * and no finalized one, once, even if it unsubscribed since; never with `min_finality: finalized`.
+     */
+    invalidate(norm: string): void {
+      const json = `{"type":"trace_invalidated","trace_external_hash_norm":${JSON.stringify(norm)}${lastCursor === null ? '' : `,"cursor":${JSON.stringify(lastCursor)}`}}`;
+      for (const c of clients) {
+        if (!c.openTraces?.delete(norm) || c.sub.minFinality === 'finalized') continue;
+        delivered += 1;
+        c.deliver(json, lastCursor ?? '');
+      }
     },
 
     /** Where each stage stands: resume bounds and counters for health and metrics. */
     status() {
-      return { clients: clients.size, addresses: byAddress.size, lastWhole: { ...lastWhole }, lowest: { ...lowest }, logSteps: log.length, logBytes, delivered };
+      return { clients: clients.size, addresses: byAddress.size, ...log.status(), delivered };
     },
   };
 }
 
 export type Fanout = ReturnType<typeof createFanout>;
+export type { ResumeCheck };
 
 /** A fresh client's state: no subscription, live. */
 export function newClientState(supportedActionTypes?: string[]): Pick<Client, 'sub' | 'floor'> {

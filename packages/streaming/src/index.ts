@@ -18,6 +18,10 @@ export {
   type UnsubscribeRequest,
 } from './subscription.js';
 export { createTraceLinks, cmpLt, type TraceLinks, type TraceRef } from './trace-links.js';
-export { blockEvents, eventAddresses, notificationJson, transactionJson, accountStateJson, type BlockEvent, type EventTx, type View } from './events.js';
+export { blockEvents, traceEvents, transactionsEvent, eventAddresses, eventTrace, notificationJson, transactionJson, accountStateJson, type BlockEvent, type EventTx, type JettonWalletState, type TraceNode, type View } from './events.js';
+export { actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
+export { jettonWalletOf } from './jetton-wallets.js';
+export { decodePendingTraceMessage, pendingEvents, type PendingTraceMessage } from './pending-events.js';
+export { createTracerJoin, type TracerJoin } from './tracer-join.js';
 export { createCollector, type Collector, type CollectorOptions, type Consumed, type McRecords } from './collector.js';
-export { createFanout, newClientState, type Client, type Fanout, type FanoutOptions, type ResumeCheck } from './fanout.js';
+export { createFanout, newClientState, type Client, type Fanout, type FanoutOptions, type ReplayProgress, type ResumeCheck } from './fanout.js';

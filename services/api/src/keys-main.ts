@@ -1,7 +1,7 @@
 import { ConfigError, createLogger } from '@tonstream/runtime';
+import { createKeyStore, KeyStoreError } from '@tonstream/store';
 import { Redis } from 'ioredis';
 import { loadApiConfig } from './config.js';
-import { createKeyStore, KeyStoreError } from './limits/key-store.js';
 import { parseKeysArgs, runKeysCommand, UsageError } from './limits/keys-cli.js';
 
 /** `npm run keys -- create|list|revoke`: manages the API keys in the Redis the API limits with. */

@@ -1,4 +1,4 @@
-import { hostPorts, int, LOG_LEVELS, oneOf, str, url, type LogLevel, type Spec } from '@tonstream/runtime';
+import { bool, hostPorts, int, LOG_LEVELS, oneOf, str, url, type LogLevel, type Spec } from '@tonstream/runtime';
 
 /** The streamer's configuration, from environment variables (README lists them). */
 export type StreamerConfig = {
@@ -19,18 +19,33 @@ export type StreamerConfig = {
   watermarkPollMs: number;
   /** Resume window: masterchain blocks of events kept per stage, and read back from Kafka at start. Default 2000. */
   retainMcBlocks: number;
-  /** Resume window bound in bytes (estimated). Default 256 MiB. */
+  /** Resume window bound: estimated heap bytes of its events' records and every view's JSON. Default 256 MiB. */
   retainMaxBytes: number;
   /** How far back (ms of Kafka time) a starting streamer reads to refill the resume window. Default 600000. */
   replayMs: number;
+  /** How long a whole block waits for the tracer's records of the traces it completed (its `actions`/`trace` events); 0: never. Default 5000. */
+  tracerWaitMs: number;
   /** Addresses one subscription may list. Default 10000. */
   maxAddresses: number;
   /** Largest SSE body or WebSocket frame, bytes. Default 1 MiB. */
   maxRequestBytes: number;
   /** A client whose unsent output exceeds this is dropped. Default 4 MiB. */
   maxBufferedBytes: number;
-  /** Per API key (or client address without one) when no gateway headers say otherwise; -1 unlimited. Default -1. */
+  /** A client whose oldest unsent output is older than this (ms) is dropped. Default 10000. */
+  maxUnsentMs: number;
+  /** Connections per API key (checked against the API's key store in Redis); -1 unlimited. Default 100. */
   maxConnectionsPerKey: number;
+  /** Connections per client address without a key; -1 unlimited. Default 10. */
+  maxConnectionsAnonymous: number;
+  /** Take `X-Limiting-Key` and the limit headers from requests (only behind a gateway that sets them). Default false. */
+  trustGatewayHeaders: boolean;
+  /** Redis holding the API's keys (API_REDIS_PREFIX as the API's). Default redis://127.0.0.1:6379. */
+  redisUrl: string;
+  redisPrefix: string;
+  /** Check API keys at all; false: every connection counts as anonymous. Default true. */
+  checkApiKeys: boolean;
+  /** How often the keys of open connections are looked up again (a revoked key's connections are cut). Default 30000. */
+  keyRecheckMs: number;
   metricsHost: string;
   metricsPort: number;
   logLevel: LogLevel;
@@ -48,10 +63,18 @@ export const STREAMER_CONFIG: Spec<StreamerConfig> = {
   retainMcBlocks: int('STREAMER_RETAIN_MC_BLOCKS', 'masterchain blocks of events kept for resume', 2000, { min: 1, max: 1_000_000 }),
   retainMaxBytes: int('STREAMER_RETAIN_MAX_BYTES', 'bytes of events kept for resume', 256 * 1024 * 1024, { min: 1024, max: 2 ** 40 }),
   replayMs: int('STREAMER_REPLAY_MS', 'Kafka time read back at start to refill the resume window', 600_000, { min: 0, max: 7 * 86_400_000 }),
+  tracerWaitMs: int('STREAMER_TRACER_WAIT_MS', 'how long a block waits for the tracer\'s records of the traces it completed', 5_000, { min: 0, max: 600_000 }),
   maxAddresses: int('STREAMER_MAX_ADDRESSES', 'addresses one subscription may list', 10_000, { min: 1, max: 1_000_000 }),
   maxRequestBytes: int('STREAMER_MAX_REQUEST_BYTES', 'largest SSE body or WebSocket frame', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
   maxBufferedBytes: int('STREAMER_MAX_BUFFERED_BYTES', 'unsent bytes after which a client is dropped', 4 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),
-  maxConnectionsPerKey: int('STREAMER_MAX_CONNECTIONS_PER_KEY', 'connections per API key or client address (-1 unlimited)', -1, { min: -1, max: 1_000_000 }),
+  maxUnsentMs: int('STREAMER_MAX_UNSENT_MS', 'age of the oldest unsent output after which a client is dropped', 10_000, { min: 100, max: 3_600_000 }),
+  maxConnectionsPerKey: int('STREAMER_MAX_CONNECTIONS_PER_KEY', 'connections per API key (-1 unlimited)', 100, { min: -1, max: 1_000_000 }),
+  maxConnectionsAnonymous: int('STREAMER_MAX_CONNECTIONS_ANONYMOUS', 'connections per client address without a key (-1 unlimited)', 10, { min: -1, max: 1_000_000 }),
+  trustGatewayHeaders: bool('STREAMER_TRUST_GATEWAY_HEADERS', 'take X-Limiting-Key and the limit headers from requests (behind a gateway only)', false),
+  redisUrl: url('REDIS_URL', 'Redis holding the API keys', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+  redisPrefix: str('API_REDIS_PREFIX', 'prefix of the API\'s Redis keys', 'tonstream:api:'),
+  checkApiKeys: bool('STREAMER_CHECK_API_KEYS', 'check API keys against the API key store', true),
+  keyRecheckMs: int('STREAMER_KEY_RECHECK_MS', 'period of the revoked-key check of open connections', 30_000, { min: 100, max: 3_600_000 }),
   metricsHost: str('METRICS_HOST', 'address the metrics server listens on', '127.0.0.1'),
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9107, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'log threshold', LOG_LEVELS, 'info'),

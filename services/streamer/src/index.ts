@@ -1,4 +1,5 @@
 export { createStreamingServer, type ServerOptions } from './server.js';
 export { createSource, type Source, type SourceOptions } from './source.js';
-export { connectionLimits, createConnectionCounter, type ConnectionLimits } from './limits.js';
+export { admitConnection, createConnectionCounter, requestApiKey, type ConnectionLimits, type LimitDefaults } from './limits.js';
+export { connectKeyVerifier, type KeyVerifier } from './api-keys.js';
 export { STREAMER_CONFIG, type StreamerConfig } from './config.js';

@@ -1,8 +1,22 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { hashApiKey } from '@tonstream/store';
+import { type KeyVerifier, UNKNOWN_KEY_MESSAGE } from './api-keys.js';
 
-/** What one connection may do, from the gateway's headers (reference §2) or the server's defaults. */
-export type ConnectionLimits = { key: string; maxConnections: number; maxAddresses: number };
+/** What one connection may do. `keyHash`: the API key it was admitted with (checked again for revocation). */
+export type ConnectionLimits = { key: string; maxConnections: number; maxAddresses: number; keyHash?: string };
+
+export type LimitDefaults = {
+  /** Addresses per subscription. */
+  maxAddresses: number;
+  /** Connections per API key; -1 unlimited. */
+  maxConnectionsPerKey: number;
+  /** Connections per client address without a key (or with one Redis cannot verify); -1 unlimited. */
+  maxConnectionsAnonymous: number;
+  /** Whether `X-Limiting-Key` and its limits are taken from the request (only behind a gateway that sets them). */
+  trustGatewayHeaders: boolean;
+};
+
+export type Admission = { ok: true; limits: ConnectionLimits } | { ok: false; status: 401; error: string };
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -15,21 +29,32 @@ function limit(text: string | undefined): number {
   return Number(text.trim());
 }
 
+/** The key as clients send it (reference §2): `X-API-Key`, else `api_key` (walletkit's WebSocket), else `token` (TonAPI). */
+export function requestApiKey(req: IncomingMessage, url: URL): string | undefined {
+  for (const v of [header(req, 'x-api-key'), url.searchParams.get('api_key'), url.searchParams.get('token')]) if (v) return v;
+  return undefined;
+}
+
 /**
- * A gateway in front may send `X-Limiting-Key`, `X-Max-Parallel-Connections` and
- * `X-Max-Subscribed-Addr`, as toncenter's does. Without it, connections are grouped by API key
- * (`X-API-Key` header, `api_key` or `token` query parameter: the three forms clients use) or, with no
- * key, by client address, under the server's defaults.
+ * Who a connection counts against and under which limits. Behind a trusted gateway its headers decide
+ * (reference §2). Otherwise a key must be one the API's key store holds (unknown or revoked: 401, as
+ * the API answers) and counts per key; without a key, or with one Redis cannot verify right now, the
+ * connection counts per client address under the anonymous limit.
  */
-export function connectionLimits(req: IncomingMessage, url: URL, defaults: { maxConnections: number; maxAddresses: number }): ConnectionLimits {
-  const gatewayKey = header(req, 'x-limiting-key');
+export async function admitConnection(req: IncomingMessage, url: URL, d: LimitDefaults, keys: KeyVerifier | null): Promise<Admission> {
+  const gatewayKey = d.trustGatewayHeaders ? header(req, 'x-limiting-key') : undefined;
   if (gatewayKey !== undefined && gatewayKey !== '') {
     const maxAddr = limit(header(req, 'x-max-subscribed-addr'));
-    return { key: `gw:${gatewayKey}`, maxConnections: limit(header(req, 'x-max-parallel-connections')), maxAddresses: maxAddr < 0 ? defaults.maxAddresses : Math.min(maxAddr, defaults.maxAddresses) };
+    return { ok: true, limits: { key: `gw:${gatewayKey}`, maxConnections: limit(header(req, 'x-max-parallel-connections')), maxAddresses: maxAddr < 0 ? d.maxAddresses : Math.min(maxAddr, d.maxAddresses) } };
   }
-  const apiKey = header(req, 'x-api-key') ?? url.searchParams.get('api_key') ?? url.searchParams.get('token') ?? '';
-  const key = apiKey !== '' ? `key:${createHash('sha256').update(apiKey).digest('hex').slice(0, 32)}` : `ip:${req.socket.remoteAddress ?? ''}`;
-  return { key, ...defaults };
+  const anonymous: Admission = { ok: true, limits: { key: `ip:${req.socket.remoteAddress ?? ''}`, maxConnections: d.maxConnectionsAnonymous, maxAddresses: d.maxAddresses } };
+  const apiKey = requestApiKey(req, url);
+  if (apiKey === undefined || keys === null) return anonymous;
+  const keyHash = hashApiKey(apiKey);
+  const verdict = await keys.check(keyHash);
+  if (verdict === 'unknown') return { ok: false, status: 401, error: UNKNOWN_KEY_MESSAGE };
+  if (verdict === 'unverified') return anonymous;
+  return { ok: true, limits: { key: `key:${keyHash}`, maxConnections: d.maxConnectionsPerKey, maxAddresses: d.maxAddresses, keyHash } };
 }
 
 /** Open connections per limiting key, in this process (as toncenter's: per node, §11.10). */

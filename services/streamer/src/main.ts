@@ -3,6 +3,7 @@ import { createKafka, topicNames } from '@tonstream/bus';
 import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
 import { createStore } from '@tonstream/store';
 import { createFanout } from '@tonstream/streaming';
+import { connectKeyVerifier } from './api-keys.js';
 import { STREAMER_CONFIG } from './config.js';
 import { createStreamerMetrics } from './metrics.js';
 import { createStreamingServer } from './server.js';
@@ -18,13 +19,16 @@ const store = createStore({ url: config.clickhouseUrl, database: config.clickhou
 shutdown.add('clickhouse', () => store.close());
 const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-streamer', logger: logger.child({ module: 'kafka' }) });
 const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });
-const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs });
+const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs });
 const health = () => {
   const s = source.health();
-  return { ...s, fanout: fanout.status() };
+  const m = process.memoryUsage();
+  return { ...s, fanout: fanout.status(), memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, external: m.external } };
 };
 
-const server = createStreamingServer({ fanout, logger, metrics, health, ...config, maxConnectionsPerKey: config.maxConnectionsPerKey });
+const keys = config.checkApiKeys ? connectKeyVerifier({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ module: 'api-keys' }) }) : null;
+if (keys) shutdown.add('redis', () => keys.close());
+const server = createStreamingServer({ fanout, logger, metrics, health, keys, ...config });
 await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
 const port = (server.address() as { port: number }).port;
 shutdown.add('streaming server', () => new Promise<void>((resolve) => (server.closeStreams(), server.close(() => resolve()))));

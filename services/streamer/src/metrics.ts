@@ -11,7 +11,7 @@ export function createStreamerMetrics(registry: Registry) {
   return {
     events: new Counter({ name: 'tonstream_streamer_events_total', help: 'Events emitted (before per-client matching), by stage', labelNames: ['stage'] as const, registers }),
     delivered: new Counter({ name: 'tonstream_streamer_notifications_total', help: 'Notifications queued to clients, by transport', labelNames: ['transport'] as const, registers }),
-    dropped: new Counter({ name: 'tonstream_streamer_dropped_clients_total', help: 'Clients dropped, by reason (slow: output buffer over STREAMER_MAX_BUFFERED_BYTES)', labelNames: ['reason'] as const, registers }),
+    dropped: new Counter({ name: 'tonstream_streamer_dropped_clients_total', help: 'Clients cut by the server, by reason: unsent_bytes (over STREAMER_MAX_BUFFERED_BYTES), unsent_age (older than STREAMER_MAX_UNSENT_MS), replay_lost, key_revoked', labelNames: ['reason'] as const, registers }),
     connections: new Gauge({ name: 'tonstream_streamer_connections', help: 'Open streaming connections, by transport', labelNames: ['transport'] as const, registers }),
     refused: new Counter({ name: 'tonstream_streamer_refused_records_total', help: 'Records that failed their check and were left out', registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_streamer_last_mc_seqno', help: 'Last masterchain block emitted, by stage', labelNames: ['stage'] as const, registers }),

@@ -3,9 +3,21 @@ import { hostname } from 'node:os';
 import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
 import type { Logger } from '@tonstream/runtime';
 import { readWatermark, type Store } from '@tonstream/store';
-import { blockEvents, createCollector, createTraceLinks, type BlockEvent, type Fanout, type McRecords } from '@tonstream/streaming';
-import { joinTransactions } from '@tonstream/traces';
-import type { EachBatchPayload, Kafka } from 'kafkajs';
+import {
+  blockEvents,
+  createCollector,
+  createTraceLinks,
+  createTracerJoin,
+  decodePendingTraceMessage,
+  jettonWalletOf,
+  pendingEvents,
+  type BlockEvent,
+  type EventTx,
+  type Fanout,
+  type McRecords,
+} from '@tonstream/streaming';
+import { type ActionRecord, joinTransactions, type TraceRecord } from '@tonstream/traces';
+import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
 import type { StreamerMetrics } from './metrics.js';
 
 /** A trace's undelivered messages are followed this many masterchain blocks (~25 min of mainnet). */
@@ -13,9 +25,17 @@ const TRACE_LINK_MAX_AGE_MC_BLOCKS = 1000;
 /** See CollectorOptions. */
 const START_MARGIN_MC_BLOCKS = 3;
 const SKIP_INCOMPLETE_AFTER_MC_BLOCKS = 8;
-/** Rough retained size of one event's parts, for the resume window's byte bound. */
-const TX_EVENT_BYTES = 2500;
-const STATE_EVENT_BYTES = 400;
+/** How often held blocks are looked at again (their wait for the tracer may have run out). */
+const HOLD_CHECK_MS = 100;
+/**
+ * Blocks wait for the tracer only while one runs: its consumer group has members (looked up this
+ * often), or it published within TRACER_RECENT_MS. Without a tracer nothing would come, and every
+ * block completing a trace would be late by the whole wait.
+ */
+const TRACER_CHECK_MS = 5_000;
+const TRACER_RECENT_MS = 60_000;
+/** The tracer's consumer group (services/tracer TRACER_GROUP_ID), under the deployment's topic prefix. */
+const TRACER_GROUP = 'tonstream-tracer';
 const OFFSET_LOOKUP_ATTEMPTS = 20;
 
 export type SourceOptions = {
@@ -27,9 +47,11 @@ export type SourceOptions = {
   metrics: StreamerMetrics;
   watermarkPollMs: number;
   replayMs: number;
+  /** How long a whole block waits for the tracer's records of the traces it completed (0: never). */
+  tracerWaitMs: number;
 };
 
-const sizeOf = (e: BlockEvent) => (e.type === 'transactions' ? e.txs.length * TX_EVENT_BYTES : STATE_EVENT_BYTES);
+type HeldBlock = { mc: number; txEvents: BlockEvent[]; stateEvents: BlockEvent[]; completed: ReadonlyMap<string, string>; since: number; started: number };
 
 /**
  * Feeds the fan-out from the decoded topics: each streamer reads every partition itself (its own
@@ -49,6 +71,13 @@ export function createSource(o: SourceOptions) {
   const admin = o.kafka.admin();
   const collector = createCollector({ startMarginMcBlocks: START_MARGIN_MC_BLOCKS, skipIncompleteAfterMcBlocks: SKIP_INCOMPLETE_AFTER_MC_BLOCKS });
   const links = createTraceLinks(TRACE_LINK_MAX_AGE_MC_BLOCKS);
+  const join = createTracerJoin(TRACE_LINK_MAX_AGE_MC_BLOCKS);
+  const held: HeldBlock[] = [];
+  let holdTimer: NodeJS.Timeout | undefined;
+  let tracerTimer: NodeJS.Timeout | undefined;
+  let tracerGroupActive = false;
+  let tracerSeenAt = Number.NEGATIVE_INFINITY;
+  const tracerRunning = () => tracerGroupActive || Date.now() - tracerSeenAt < TRACER_RECENT_MS;
   const unfinalized: { mc: number; events: BlockEvent[] }[] = [];
   let watermark: number | null = null;
   let lastConfirmed: number | null = null;
@@ -59,27 +88,82 @@ export function createSource(o: SourceOptions) {
   const finalize = () => {
     while (unfinalized.length > 0 && watermark !== null && unfinalized[0].mc <= watermark) {
       const { mc, events } = unfinalized.shift()!;
-      o.fanout.emit('finalized', mc, events, sizeOf);
+      o.fanout.emit('finalized', mc, events);
       o.metrics.events.inc({ stage: 'finalized' }, events.length);
       o.metrics.lastMcSeqno.set({ stage: 'finalized' }, mc);
     }
     o.metrics.unfinalizedBlocks.set(unfinalized.length);
   };
 
-  const confirm = (block: McRecords) => {
+  /**
+   * A whole block's own events are built at once; its `actions`/`trace` events (the traces it
+   * completed) need the tracer's records, so the block is held until they are here, or
+   * `tracerWaitMs` passed (then it goes without them). Blocks leave in seqno order.
+   */
+  const hold = (block: McRecords) => {
     const started = performance.now();
     const transactions = joinTransactions(block.transactions, block.messages);
-    const events = blockEvents(transactions, links.assign(block.mcSeqno, transactions), block.accountStates);
-    o.fanout.emit('confirmed', block.mcSeqno, events, sizeOf);
-    lastConfirmed = block.mcSeqno;
-    unfinalized.push({ mc: block.mcSeqno, events });
-    o.metrics.events.inc({ stage: 'confirmed' }, events.length);
-    o.metrics.lastMcSeqno.set({ stage: 'confirmed' }, block.mcSeqno);
-    o.metrics.blockDuration.observe((performance.now() - started) / 1000);
+    const all = blockEvents(transactions, links.assign(block.mcSeqno, transactions), block.accountStates, [], jettonWalletOf);
+    const txEvents = all.filter((e) => e.type === 'transactions');
+    join.addTransactions(block.mcSeqno, txEvents.map((e) => [e.norm, (e as { txs: EventTx[] }).txs]));
+    join.expire(block.mcSeqno);
+    held.push({ mc: block.mcSeqno, txEvents, stateEvents: all.filter((e) => e.type !== 'transactions'), completed: new Map(links.completed), since: Date.now(), started: performance.now() - started });
+  };
+
+  const release = () => {
+    while (held.length > 0) {
+      const h = held[0];
+      if (!join.ready(h.completed) && tracerRunning() && Date.now() - h.since < o.tracerWaitMs) break;
+      held.shift();
+      const started = performance.now();
+      const events = [...h.txEvents, ...join.take(h.completed), ...h.stateEvents];
+      o.fanout.emit('confirmed', h.mc, events);
+      lastConfirmed = h.mc;
+      unfinalized.push({ mc: h.mc, events });
+      o.metrics.events.inc({ stage: 'confirmed' }, events.length);
+      o.metrics.lastMcSeqno.set({ stage: 'confirmed' }, h.mc);
+      o.metrics.blockDuration.observe((performance.now() - started) / 1000 + h.started / 1000);
+    }
     finalize();
   };
 
+  const tracerRecord = (topic: 'traces' | 'actions', message: KafkaMessage) => {
+    tracerSeenAt = Date.now();
+    try {
+      const lines = (message.value ?? Buffer.alloc(0)).toString('utf8').split('\n').filter(Boolean);
+      if (topic === 'traces') for (const l of lines) join.addTrace(JSON.parse(l) as TraceRecord);
+      else {
+        const actions = lines.map((l) => JSON.parse(l) as ActionRecord);
+        const id = message.key?.toString() ?? actions[0]?.trace_id;
+        if (id) join.addActions(id, actions);
+      }
+    } catch (err) {
+      o.metrics.refused.inc();
+      o.logger.warn('tracer record refused', { topic, offset: message.offset, reason: (err as Error).message });
+    }
+  };
+
+  const pendingRecord = (message: KafkaMessage) => {
+    try {
+      const m = decodePendingTraceMessage(message.value ?? '');
+      if (m.kind === 'stored') o.fanout.emitPending(pendingEvents(m));
+      else o.fanout.invalidate(m.hashNorm);
+    } catch (err) {
+      o.metrics.refused.inc();
+      o.logger.warn('pending trace record refused', { offset: message.offset, reason: (err as Error).message });
+    }
+  };
+
   async function eachBatch({ batch, heartbeat, isRunning }: EachBatchPayload) {
+    if (batch.topic === o.topics.traces || batch.topic === o.topics.actions) {
+      for (const message of batch.messages) tracerRecord(batch.topic === o.topics.traces ? 'traces' : 'actions', message);
+      release();
+      return;
+    }
+    if (batch.topic === o.topics.pendingTraces) {
+      for (const message of batch.messages) pendingRecord(message);
+      return;
+    }
     const kind = kinds.get(batch.topic);
     if (!kind) return;
     for (const message of batch.messages) {
@@ -90,7 +174,8 @@ export function createSource(o: SourceOptions) {
       });
       if (c) collector.add(c);
     }
-    for (let block = collector.take(); block; block = collector.take()) confirm(block);
+    for (let block = collector.take(); block; block = collector.take()) hold(block);
+    release();
     await heartbeat();
   }
 
@@ -107,6 +192,16 @@ export function createSource(o: SourceOptions) {
       watermarkError = (err as Error).message;
     }
     if (running) timer = setTimeout(() => void pollWatermark(), o.watermarkPollMs);
+  };
+
+  const checkTracer = async () => {
+    try {
+      const { groups } = await admin.describeGroups([`${o.topics.blocks.replace(/ton\.blocks$/, '')}${TRACER_GROUP}`]);
+      tracerGroupActive = groups.some((g) => g.members.length > 0);
+    } catch {
+      tracerGroupActive = false;
+    }
+    if (running) tracerTimer = setTimeout(() => void checkTracer(), TRACER_CHECK_MS);
   };
 
   // Topics created a moment ago may not have a partition leader yet.
@@ -127,18 +222,25 @@ export function createSource(o: SourceOptions) {
       await ensureTopics(admin, topicSpecs(o.topics));
       const from = Date.now() - o.replayMs;
       const seeks = [];
-      for (const topic of kinds.keys()) for (const s of await offsetsAt(topic, from)) seeks.push({ topic, ...s });
+      const replayed = [...kinds.keys(), o.topics.traces, o.topics.actions];
+      for (const topic of replayed) for (const s of await offsetsAt(topic, from)) seeks.push({ topic, ...s });
+      // Pending events are live only (nothing retains or replays them).
+      for (const s of await offsetsAt(o.topics.pendingTraces, Date.now())) seeks.push({ topic: o.topics.pendingTraces, ...s });
       await consumer.connect();
-      await consumer.subscribe({ topics: [...kinds.keys()], fromBeginning: false });
+      await consumer.subscribe({ topics: [...replayed, o.topics.pendingTraces], fromBeginning: false });
       await consumer.run({ partitionsConsumedConcurrently: 1, eachBatch });
       for (const s of seeks) consumer.seek({ topic: s.topic, partition: s.partition, offset: s.offset });
       running = true;
       void pollWatermark();
-      o.logger.info('streamer reading', { group_id: groupId, from_ms: from, topics: [...kinds.keys()] });
+      holdTimer = setInterval(release, HOLD_CHECK_MS);
+      void checkTracer();
+      o.logger.info('streamer reading', { group_id: groupId, from_ms: from, topics: [...replayed, o.topics.pendingTraces] });
     },
     async stop(): Promise<void> {
       running = false;
       clearTimeout(timer);
+      clearInterval(holdTimer);
+      clearTimeout(tracerTimer);
       await consumer.disconnect().catch(() => undefined);
       await admin.disconnect().catch(() => undefined);
     },
@@ -146,7 +248,7 @@ export function createSource(o: SourceOptions) {
       const problems: string[] = [];
       if (!running) problems.push('not reading the topics');
       if (watermarkError) problems.push(`watermark unreadable: ${watermarkError}`);
-      return { ok: problems.length === 0, problems, watermark, last_confirmed: lastConfirmed, waiting_for: collector.next, trace_links: links.size };
+      return { ok: problems.length === 0, problems, watermark, last_confirmed: lastConfirmed, waiting_for: collector.next, trace_links: links.size, held_blocks: held.length, tracer_join: join.size, tracer_running: tracerRunning() };
     },
   };
 }

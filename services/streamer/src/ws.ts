@@ -1,24 +1,28 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '@tonstream/runtime';
-import { applySubscription, emptySubscription, parseEnvelope, parseSubscription, parseUnsubscribe, type Client, type Fanout } from '@tonstream/streaming';
+import { applySubscription, parseEnvelope, parseSubscription, parseUnsubscribe } from '@tonstream/streaming';
 import type { RawData, WebSocket } from 'ws';
 import type { ConnectionCounter, ConnectionLimits } from './limits.js';
-import type { StreamerMetrics } from './metrics.js';
+import type { DropKind } from './slow-clients.js';
+import { openStream, type StreamDeps } from './stream-connection.js';
 
-export type WsOptions = {
-  fanout: Fanout;
-  logger: Logger;
-  metrics: StreamerMetrics;
-  maxBufferedBytes: number;
+export type WsOptions = StreamDeps & {
   limits: ConnectionLimits;
   counter: ConnectionCounter;
   id: number;
+  /** Notifications encoded once for every WebSocket stream (`createFrameCache`). */
+  frame: (json: string, cursor: string) => Buffer;
 };
 
-/** Close code for a client dropped for not reading (private-use range: toncenter sends none, §5). */
-const CLOSE_SLOW_CONSUMER = 4008;
+/**
+ * Close codes (private-use range: toncenter sends none, §5, so only clients that look get them):
+ * 4008 the client did not read its data, 4010 its resume cursor left the window mid-replay, 4001
+ * its API key was revoked.
+ */
+const CLOSE_CODES: Record<DropKind, number> = { unsent_bytes: 4008, unsent_age: 4008, replay_lost: 4010, key_revoked: 4001 };
 /** A dropped client that does not read our close frame either is cut off after this. */
 const CLOSE_GRACE_MS = 1_000;
+/** Close reasons are limited to 123 bytes by the protocol. */
+const CLOSE_REASON_CHARS = 120;
 
 /** One WebSocket connection: `subscribe` / `unsubscribe` / `ping` (reference §5), notifications from the fan-out. */
 export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOptions): void {
@@ -29,41 +33,27 @@ export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOption
     return;
   }
   const header = req.headers['x-actions-version'];
-  const actionsVersion = typeof header === 'string' && header !== '' ? [header] : ['latest'];
-  let closed = false;
-  const reply = (body: object) => {
-    if (!closed) ws.send(JSON.stringify(body));
-  };
-  const client: Client = {
+  const stream = openStream(o, {
+    name: 'ws',
     id: o.id,
-    sub: emptySubscription(actionsVersion),
-    floor: null,
-    deliver(body) {
-      if (closed) return;
-      ws.send(body);
-      o.metrics.delivered.inc({ transport: 'ws' });
-      if (ws.bufferedAmount > o.maxBufferedBytes) drop(`slow consumer: more than ${o.maxBufferedBytes} bytes unsent`);
+    limits: o.limits,
+    release: slot.release,
+    supportedActionTypes: typeof header === 'string' && header !== '' ? [header] : ['latest'],
+    write: (data, done) => ws.send(data, { binary: false }, done),
+    unsentBytes: () => ws.bufferedAmount,
+    frame: o.frame,
+    cut(kind, reason) {
+      // A client still reading (revoked key, cursor overtaken) also gets the reason as an error reply.
+      if (kind === 'replay_lost' || kind === 'key_revoked') ws.send(JSON.stringify({ error: reason }));
+      ws.close(CLOSE_CODES[kind], reason.slice(0, CLOSE_REASON_CHARS));
+      setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
     },
-  };
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    o.fanout.remove(client);
-    slot.release();
-    o.metrics.connections.dec({ transport: 'ws' });
-  };
-  const drop = (reason: string) => {
-    o.logger.warn('client dropped', { transport: 'ws', client: client.id, reason });
-    o.metrics.dropped.inc({ reason: 'slow' });
-    close();
-    ws.close(CLOSE_SLOW_CONSUMER, reason.slice(0, 120));
-    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
-  };
-  o.metrics.connections.inc({ transport: 'ws' });
-  o.fanout.add(client);
+  });
+  const client = stream.client;
+  const reply = (body: object) => stream.send(JSON.stringify(body));
 
   ws.on('message', (data: RawData, isBinary: boolean) => {
-    if (closed) return;
+    if (!stream.isOpen()) return;
     if (isBinary) return reply({ error: 'invalid request envelope: binary frames are not supported, send JSON text' });
     const env = parseEnvelope(rawText(data));
     if (!env.ok) return reply({ error: env.error });
@@ -77,8 +67,7 @@ export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOption
       return reply(withId({ status: 'unsubscribed' }));
     }
     if (operation === 'subscribe') {
-      const maxAddresses = o.limits.maxAddresses;
-      const s = parseSubscription(body, 'ws', maxAddresses);
+      const s = parseSubscription(body, 'ws', o.limits.maxAddresses);
       if (!s.ok) return reply(withId({ error: s.error }));
       if (s.value.resumeFrom) {
         const check = o.fanout.canResume(s.value.resumeFrom);
@@ -88,15 +77,15 @@ export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOption
       client.floor = s.value.resumeFrom ?? null;
       // The ack goes out before anything replayed: clients read the next frame as the ack (§9).
       reply(withId({ status: 'subscribed' }));
-      o.fanout.replay(client);
+      stream.startReplay();
       return;
     }
     reply(withId({ error: `unknown operation: ${operation.slice(0, 100)}` }));
   });
-  ws.on('close', close);
+  ws.on('close', () => stream.close());
   ws.on('error', (err) => {
     o.logger.debug('websocket error', { client: client.id, err: err.message });
-    close();
+    stream.close();
   });
 }
 

@@ -1,18 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { Request } from 'express';
-
-/** Bytes of randomness in a new key; shown as 64 hex characters, the form toncenter's keys have. */
-const API_KEY_BYTES = 32;
-
-/** A new API key: 64 lowercase hex characters. */
-export function generateApiKey(): string {
-  return randomBytes(API_KEY_BYTES).toString('hex');
-}
-
-/** What is stored for a key: its sha256 in lowercase hex, never the key itself. */
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
-}
 
 /**
  * The API key a request carries: the `X-API-Key` header, else the `api_key` query parameter

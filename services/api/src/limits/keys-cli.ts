@@ -1,4 +1,4 @@
-import type { KeyStore, StoredKey } from './key-store.js';
+import type { KeyStore, StoredKey } from '@tonstream/store';
 
 /** The limit a key gets when `create` is not given `--rps`: toncenter's free plan. */
 export const DEFAULT_KEY_RPS = 10;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { apiKeysKey } from '@tonstream/store';
 import type { Redis } from 'ioredis';
-import { apiKeysKey, windowKey } from './redis-keys.js';
+import { windowKey } from './redis-keys.js';
 
 /**
  * The shared limit: one Lua script per request looks the key up and admits or refuses the request

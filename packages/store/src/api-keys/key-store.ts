@@ -1,10 +1,7 @@
 import type { Redis } from 'ioredis';
-import { generateApiKey, hashApiKey } from './api-key.js';
-import { apiKeysKey } from './redis-keys.js';
+import { apiKeysKey, generateApiKey, hashApiKey, type KeyRecord } from './layout.js';
 
-/** What Redis holds per key (the rate-limit Lua script reads `rps`). */
-export type KeyRecord = { rps: number; label: string; created_at: string };
-
+/** A stored key as `list` shows it: its record and its hash (the hash field's name). */
 export type StoredKey = KeyRecord & { hash: string };
 
 /** Largest per-key limit: the window log keeps one entry per admitted request. */
@@ -29,6 +26,7 @@ export type KeyStore = {
   revoke(keyOrHashPrefix: string): Promise<StoredKey>;
 };
 
+/** Creating, listing and revoking keys (`npm run keys`); the services only look keys up (`lookup.ts`). */
 export function createKeyStore(redis: Redis, prefix: string): KeyStore {
   const hashKey = apiKeysKey(prefix);
 
