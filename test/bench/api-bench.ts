@@ -1,7 +1,8 @@
 /**
  * `npm run --silent bench:api`: v3 API latency and throughput at scale. Prints one JSON line.
  *
- * Data: api-bench-data.ts (1,000,000 transactions over 100,000 accounts made of real mainnet records,
+ * Data: api-bench-data.ts (1,000,000 transactions over 100,000 accounts made of real mainnet records;
+ * api-bench-tokens.ts adds 1,000,000 Jetton wallets and their accounts for the ranked lines,
  * kept in BENCH_API_DATABASE between runs). The API runs as its own process (services/api/dist/main.js)
  * over that database. Each endpoint gets BENCH_CONNECTIONS keep-alive connections for BENCH_SECONDS
  * (after BENCH_WARMUP_SECONDS not counted), every request with a random target: accounts are those of
@@ -14,9 +15,11 @@ import { loadavg } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { masterchainInfo, readAccountStates, readBlocks, readMessages, readTopBalances, readTransactions, type ReadScope, type Store } from '@tonstream/store';
+import { masterchainInfo, readAccountStates, readActions, readBlocks, readMessages, readTraces, readTransactions, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
 import { eventually, freePort, startService } from '../support/processes.js';
-import { ensureDataset } from './api-bench-data.js';
+import { CHAIN, ensureDataset } from './api-bench-data.js';
+import { ensureTraces } from './api-bench-traces.js';
+import { ensureTokens, tokenEndpoints } from './api-bench-tokens.js';
 import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
@@ -35,9 +38,20 @@ const ONLY = process.env.BENCH_ENDPOINTS?.split(',');
 const log = (line: string) => process.stderr.write(`bench:api: ${line}\n`);
 
 /** The SQL a read function sends, without running it: a Store whose queries are recorded and answer nothing. */
+/** The ClickHouse settings a captured query was sent with (the read layer's point-read settings), for its floor. */
+const SETTINGS_OF = new Map<string, Readonly<Record<string, number>>>();
+const settingsParams = (sql: string) => Object.entries(SETTINGS_OF.get(sql) ?? {}).map(([k, v]) => `&${k}=${v}`).join('');
+
 async function capture(store: Store, read: (s: Store) => Promise<unknown>): Promise<string[]> {
   const sent: string[] = [];
-  const recorder: Store = { ...store, query: async <T>(sql: string) => (sent.push(sql), [] as T[]) };
+  const recorder: Store = {
+    ...store,
+    query: async <T>(sql: string, options?: QueryOptions) => {
+      if (options?.settings) SETTINGS_OF.set(sql, options.settings);
+      sent.push(sql);
+      return [] as T[];
+    },
+  };
   await read(recorder);
   return sent;
 }
@@ -50,18 +64,41 @@ type Endpoint = {
   floor(): Promise<string>;
 };
 
+/**
+ * Merges each table of the dataset into one part, as background merges leave a table at rest: a fresh
+ * backfill (a migration's, the loaders') is in several parts, and a key lookup reads one granule per part.
+ */
+async function mergeParts(store: Store): Promise<void> {
+  const tables = await store.query<{ table: string }>(`SELECT table FROM system.parts WHERE database = ${str(store.database)} AND active GROUP BY table HAVING count() > 1`);
+  for (const { table } of tables) {
+    log(`merging ${table}`);
+    await store.command(`OPTIMIZE TABLE ${store.database}.${table} FINAL`);
+  }
+}
+
 async function main(): Promise<void> {
   const data = await ensureDataset(CLICKHOUSE_URL, DATABASE, log);
   const { store, watermark } = data;
   const db = store.database;
-  const [accounts, messageHashes, mcInfo] = await Promise.all([
+  const traceData = await ensureTraces(store, { first: CHAIN.firstMcSeqno, last: watermark }, log);
+  const tokenData = await ensureTokens(store, { first: CHAIN.firstMcSeqno, last: watermark }, log);
+  await mergeParts(store);
+  const [accounts, messageHashes, mcInfo, actionAccounts, traceIds, actionTypes] = await Promise.all([
     store.query<{ account: string }>(`SELECT account FROM ${db}.transactions_by_hash WHERE account LIKE '0:%' ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ hash: string }>(`SELECT hash FROM ${db}.messages_by_account ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ lo: number; hi: number; utime: number }>(`SELECT min(seqno) AS lo, max(seqno) AS hi, max(gen_utime) AS utime FROM ${db}.blocks WHERE workchain = -1`),
+    // An action's accounts, so accounts with many actions are asked for as often as they act.
+    store.query<{ account: string }>(`SELECT account FROM ${db}.action_accounts ORDER BY rand() LIMIT ${SAMPLES}`),
+    store.query<{ trace_id: string }>(`SELECT trace_id FROM ${db}.traces ORDER BY rand() LIMIT ${SAMPLES}`),
+    store.query<{ type: string }>(`SELECT DISTINCT type FROM ${db}.actions`),
   ]);
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const account = () => pick(accounts).account;
   const messageHash = () => pick(messageHashes).hash;
+  const actionAccount = () => pick(actionAccounts).account;
+  const traceId = () => pick(traceIds).trace_id;
+  // The floor filters on the dataset's types (the API sends its whole supported set: same plan).
+  const types = { types: actionTypes.map((t) => t.type), supported: actionTypes.map((t) => t.type) };
   const mcSeqno = () => Number(mcInfo[0].lo) + Math.floor(Math.random() * (Number(mcInfo[0].hi) - Number(mcInfo[0].lo) + 1));
   const scope: ReadScope = { watermark };
   const page = { limit: 10, offset: 0, sort: 'desc' as const };
@@ -110,10 +147,18 @@ async function main(): Promise<void> {
       floor: () => one((s) => masterchainInfo(s, { mc_seqno: watermark, gen_utime: Number(mcInfo[0].utime) }), 'last'),
     },
     {
-      name: 'topAccountsByBalance',
-      path: () => '/api/v3/topAccountsByBalance',
-      floor: () => one((s) => readTopBalances(s, scope, { limit: 10, offset: 0 })),
+      name: 'actions_by_account',
+      path: () => `/api/v3/actions?account=${q(actionAccount())}&limit=10`,
+      floor: () => one((s) => readActions(s, scope, { account: actionAccount(), ...types }, { ...page, order: 'lt' })),
     },
+    {
+      // The floor is the trace's own read; the API then also reads its transactions by hash and builds the tree.
+      name: 'traces_by_trace_id',
+      path: () => `/api/v3/traces?trace_id=${q(traceId())}`,
+      floor: () => one((s) => readTraces(s, scope, { traceIds: [traceId()] }, { ...page, order: 'lt' })),
+    },
+    // Jetton holders by balance and the top accounts (issue 14), over api-bench-tokens.ts's rows.
+    ...tokenEndpoints(store, scope, tokenData),
   ].filter((e) => !ONLY || ONLY.includes(e.name));
 
   const port = await freePort();
@@ -140,7 +185,10 @@ async function main(): Promise<void> {
       log(`${e.name}: API`);
       const apiResult = await runLoad(apiOrigin, (): LoadRequest => ({ path: e.path() }), LOAD);
       log(`${e.name}: ClickHouse floor`);
-      const floor = await runLoad(chUrl.origin, (): LoadRequest => ({ path: floorPath, method: 'POST', body: `${pick(floorSql)} FORMAT JSONEachRow` }), LOAD);
+      const floor = await runLoad(chUrl.origin, (): LoadRequest => {
+        const sql = pick(floorSql);
+        return { path: `${floorPath}${settingsParams(sql)}`, method: 'POST', body: `${sql} FORMAT JSONEachRow` };
+      }, LOAD);
       results[e.name] = { api: apiResult, floor, floor_sql: floorSql[0].replace(/\s+/g, ' ') };
       log(`${e.name}: api ${apiResult.rps} rps p50 ${apiResult.p50_ms} p99 ${apiResult.p99_ms}; floor ${floor.rps} rps p50 ${floor.p50_ms} p99 ${floor.p99_ms}`);
     }
@@ -157,7 +205,11 @@ async function main(): Promise<void> {
       connections: LOAD.connections,
       seconds: LOAD.seconds,
       warmup_seconds: LOAD.warmupSeconds,
-      dataset: { database: DATABASE, ...data.counts, watermark, load_seconds: Math.round(data.loadSeconds), reused: data.loadSeconds === 0 },
+      dataset: {
+        database: DATABASE, ...data.counts, traces: traceData.traces, actions: traceData.actions, watermark,
+        load_seconds: Math.round(data.loadSeconds), reused: data.loadSeconds === 0, traces_seconds: Math.round(traceData.seconds), traces_reused: traceData.seconds === 0,
+        tokens: tokenData.counts, tokens_seconds: Math.round(tokenData.seconds), tokens_reused: tokenData.seconds === 0,
+      },
       endpoints: results,
       target: TARGET,
       meets_target: meetsTarget,

@@ -48,20 +48,28 @@ import {
   readCodeHashes,
   readCodeInterfaces,
   readDeadLetterCounts,
+  readDnsEntries,
   readIndexRates,
+  readJettonHolders,
   readJettonMasters,
   readJettonWallets,
   readMessages,
+  readMultisigOrders,
+  readMultisigWallets,
   readNftCollections,
   readNftItems,
+  readNftSales,
   readProgress,
+  readTokenAddresses,
   readTokenEvents,
   readTopBalances,
   readTraceActions,
   readTraces,
+  readTransactionBocs,
   readTransactionMessages,
   readTransactions,
   readTransactionTraceIds,
+  readVestingContracts,
   readWatermark,
   type Receipt,
   type ReadScope,
@@ -82,6 +90,8 @@ import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supportedSet } from '../../services/api/src/v3/action-types.js';
 import { type LocalnetData, localnetData, mainnetTraceData } from './chdb-localnet-data.js';
+import { contractCases } from './chdb-contract-cases.js';
+import { contractStates } from './contract-states.js';
 import { runPython } from './python.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
@@ -113,10 +123,14 @@ const NOT_READS: Record<string, string> = {
   sqlDirection: 'SQL fragment helper',
   sqlPage: 'SQL fragment helper',
   sqlWhere: 'SQL fragment helper',
+  pointRead: 'query options helper (settings of point reads)',
   transactionsWithMessage: 'SQL fragment, runs inside readTransactions (message filter cases)',
   tracesOfMessages: 'SQL fragment, runs inside readTraces and readActions (msgHashes cases)',
   advanceWatermark: 'pure: moves the watermark over receipts already read',
   saveWatermark: 'a write (insert), not a query',
+  withinBound: 'SQL fragment helper (ranked reads)',
+  bucketCandidates: 'SQL fragment helper (ranked reads)',
+  rankedPage: 'runs inside readJettonHolders and readTopBalances',
 };
 
 type Row = Record<string, unknown>;
@@ -259,6 +273,8 @@ async function load(store: Store): Promise<Loaded> {
   await writeBatch(store, recordBatch({ accountStates: states }));
   await writeBatch(store, recordBatch({ accountStates: states.slice(0, 2) }));
   loaded.states = states;
+  // DNS, multisig, vesting and sale contracts at mc a; the DNS item's next version at c (above the watermark).
+  await writeBatch(store, recordBatch({ accountStates: contractStates(MC.a, MC.c) }));
 
   // The local chain, a masterchain block per batch as the writer gets them; traces and actions as the
   // tracer publishes them, some published twice (a replay stores each fact once).
@@ -285,6 +301,7 @@ const READS = {
   readAdjacentTransactionHashes,
   readTransactions,
   readTransactionMessages,
+  readTransactionBocs,
   readWatermark,
   indexStart,
   readProgress,
@@ -295,11 +312,18 @@ const READS = {
   readActions,
   readTraceActions,
   readJettonWallets,
+  readJettonHolders,
   readJettonMasters,
   readNftCollections,
   readNftItems,
   readTokenEvents,
+  readTokenAddresses,
   readCodeInterfaces,
+  readDnsEntries,
+  readMultisigWallets,
+  readMultisigOrders,
+  readVestingContracts,
+  readNftSales,
   // Last: it drops a receipt partition (chdb replays the DROP too; the final table dumps compare).
   dropOldReceipts,
 };
@@ -431,6 +455,7 @@ function readCases(data: Loaded): Cases {
       { args: [scope, { startUtime: tx.now, endUtime: tx.now + 60 }, { ...page, sort: 'asc', order: 'now' }] },
     ],
     readTransactionMessages: [{ args: [scope, someTxs] }],
+    readTransactionBocs: [{ args: [scope, someTxs] }],
     readWatermark: [{ args: [] }],
     indexStart: [{ args: [] }],
     readProgress: [{ args: [MC.a - 1, MC.c - MC.a + 1] }, { args: [MC.a, 10], empty: true }],
@@ -440,6 +465,7 @@ function readCases(data: Loaded): Cases {
     dropOldReceipts: [{ args: [WATERMARK] }],
     ...traceCases(data, scope, txs),
     ...tokenCases(data, scope),
+    ...contractCases(scope, { watermark: MC.a - 1, query: scope.query }),
   };
 }
 
@@ -553,7 +579,7 @@ function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]
 }
 
 const TOKEN_STATE_TABLES = ['jetton_wallets', 'jetton_masters', 'nft_collections', 'nft_items'] as const;
-type TokenReads = 'readJettonWallets' | 'readJettonMasters' | 'readNftCollections' | 'readNftItems' | 'readTokenEvents' | 'readCodeInterfaces';
+type TokenReads = 'readJettonWallets' | 'readJettonHolders' | 'readJettonMasters' | 'readNftCollections' | 'readNftItems' | 'readTokenEvents' | 'readTokenAddresses' | 'readCodeInterfaces';
 
 /**
  * Token reads over the local chain's token rows, at `scope` (all of them), at `early` (events: the
@@ -644,6 +670,12 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
       { args: [before, { jetton: [jetton] }, page], empty: true },
       { args: [scope, { address: [stranger] }, page], empty: true },
     ],
+    readJettonHolders: [
+      ...SORTS.map((sort) => ({ args: [scope, jetton, { limit: 4, offset: 0, sort }] as ArgsOf<typeof readJettonHolders> })),
+      { args: [scope, jetton, { limit: 4, offset: 1, sort: 'asc' }, true] },
+      { args: [before, jetton, { ...page, sort: 'desc' }], empty: true },
+      { args: [scope, stranger, { ...page, sort: 'desc' }], empty: true },
+    ],
     readJettonMasters: [
       ...Object.values(masterFilters).map((f) => ({ args: [scope, f, page] as ArgsOf<typeof readJettonMasters> })),
       { args: [scope, {}, page] },
@@ -667,6 +699,11 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
       { args: [scope, { collection: [s(collection.address)], index: ['1000000'] }, page], empty: true },
     ],
     readTokenEvents: eventCases,
+    readTokenAddresses: [
+      { args: [scope, [s(wallet.address), jetton, s(collection.address), s(item.address), stranger]] },
+      { args: [before, [s(wallet.address), jetton]], empty: true },
+      { args: [scope, [stranger]], empty: true },
+    ],
     readCodeInterfaces: [
       { args: [scope, [s(wallet.code_hash), s(master.code_hash), s(item.code_hash), s(collection.code_hash), s(wallet.data_hash)]] },
       // A data hash names no code.

@@ -4,6 +4,7 @@ import type { Receipt } from './index-progress.js';
 import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 import { tokenRows } from './token-rows.js';
+import { contractRows } from './contract-rows.js';
 
 /** A table row: flat scalars keyed by column name. */
 export type Row = Record<string, TsvValue>;
@@ -54,6 +55,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     transactions: [],
     transactions_by_hash: [],
     transactions_by_mc_seqno: [],
+    transaction_bocs: [],
     messages: [],
     messages_by_account: [],
     account_states_latest: [],
@@ -62,6 +64,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     actions: [],
     index_receipts: batch.receipts,
     ...tokenRows(batch.accountStates, batch.transactions),
+    ...contractRows(batch.accountStates),
   };
   for (const { record: b, json } of batch.blocks) {
     const shard = BigInt('0x' + b.shard).toString();
@@ -101,9 +104,10 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       aborted: t.description.aborted ? 1 : 0,
       in_msg_hash: t.in_msg?.hash ?? '',
       out_msg_count: t.out_msgs.length,
-      // Messages live in their own table; the API joins them back.
-      record: json,
+      // Messages live in their own table; the API joins them back. The BoC too (transaction_bocs).
+      record: t.boc === undefined ? json : withoutBoc(json, t),
     });
+    if (t.boc !== undefined) rows.transaction_bocs.push({ account: t.account, lt: t.lt, boc: t.boc });
     rows.transactions_by_hash.push({ hash: t.hash, account: t.account, lt: t.lt });
     rows.transactions_by_mc_seqno.push({ mc_block_seqno: mc, lt: t.lt, account: t.account, hash: t.hash });
   }
@@ -197,4 +201,18 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
 /** An Array(String) value in ClickHouse's literal form (the TSV field escaping is applied after). */
 function tsvArray(values: readonly string[]): string {
   return `[${values.map((v) => `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(',')}]`;
+}
+
+/**
+ * A transaction's JSON text without its `boc` field, which has its own table: the v3 reads decompress
+ * the whole `record`, and the BoC would be about half of it. The field is cut from the text (the writer
+ * stores the text it consumed, not a new serialization): base64 holds no quote, so `,"boc":"<value>"`
+ * can only be the field itself. Text in another layout is serialized again.
+ */
+function withoutBoc(json: string, t: TransactionRow): string {
+  const field = `,"boc":${JSON.stringify(t.boc)}`;
+  const at = json.indexOf(field);
+  if (at >= 0) return json.slice(0, at) + json.slice(at + field.length);
+  const { boc: _boc, ...rest } = t;
+  return JSON.stringify(rest);
 }

@@ -1,5 +1,8 @@
 import { ident, str } from './sql.js';
-import { TOKEN_TABLES, tokenTables } from './token-schema.js';
+import { CONTRACT_TABLES, contractTables } from './contract-schema.js';
+import { TOKEN_TABLES, tokenHistoryTables, tokenTables } from './token-schema.js';
+import { metadataTables } from './metadata/schema.js';
+import { accountStateSummaryTable, transactionReadTables, transactionTracesGranularity } from './transaction-tables.js';
 
 /**
  * Versioned schema. Each migration is a list of single statements (18.16 takes one per request),
@@ -186,6 +189,36 @@ export const MIGRATIONS: Migration[] = [
     name: 'tokens: contract interfaces, Jetton masters and wallets, NFT collections and items, Jetton transfers and burns, NFT transfers',
     statements: (database) => tokenTables(database),
   },
+  {
+    version: 10,
+    name: 'token metadata: the off-chain content cache and the metadata worker\'s discovery cursor',
+    statements: (database) => metadataTables(database),
+  },
+  {
+    version: 11,
+    name: 'token state history; Jetton wallets and accounts ranked by balance',
+    statements: (database) => tokenHistoryTables(database),
+  },
+  {
+    version: 12,
+    name: 'messages by their transaction (a page of transactions with its messages in one read); transaction BoCs',
+    statements: (database) => transactionReadTables(database),
+  },
+  {
+    version: 13,
+    name: 'contracts: DNS entries, multisig wallets and orders, vesting wallets, NFT sales and auctions (every version), with their lookups',
+    statements: (database) => contractTables(database),
+  },
+  {
+    version: 14,
+    name: 'transaction_traces at index granularity 256 (the trace ids of a page of transactions)',
+    statements: (database) => transactionTracesGranularity(database),
+  },
+  {
+    version: 15,
+    name: 'account state summaries (a transaction\'s states before and after without the code and data BoCs)',
+    statements: (database) => accountStateSummaryTable(database),
+  },
 ];
 
 /**
@@ -289,6 +322,7 @@ export const TABLES = [
   'transactions',
   'transactions_by_hash',
   'transactions_by_mc_seqno',
+  'transaction_bocs',
   'messages',
   'messages_by_account',
   'account_states_latest',
@@ -296,6 +330,7 @@ export const TABLES = [
   'traces',
   'actions',
   ...TOKEN_TABLES,
+  ...CONTRACT_TABLES,
   'index_receipts',
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -1,6 +1,14 @@
 export { methodId, getMethodIds } from './method-ids.js';
 export { WALLET_TYPES, WALLET_INTERFACES, walletType, type WalletType } from './wallet-codes.js';
+export { LIBRARY_INTERFACES, libraryHash, librariesFromCollection, type LibraryResolver } from './library.js';
 export { createInterfaceDetector, detectInterfaces, INTERFACE_CACHE_ENTRIES, type ContractInterfaces, type InterfaceDetector } from './detect.js';
 export { readTokenContent, readSnakeText, type TokenContent } from './token-content.js';
 export { dataCell, rawAddress, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, type JettonMasterData, type JettonWalletData, type NftCollectionData, type NftItemData } from './token-data.js';
 export { TOKEN_EVENT_OPCODES, tokenBodyEvent, tokenEventOf, type TokenAccount, type TokenBodyEvent } from './token-events.js';
+export { addressList, readAddress, readExactly, requireAddress } from './contract-layout.js';
+export { DNS_CATEGORIES, dnsCategoryKey, readDnsItemData, readDnsRecord, readDnsRecords, type DnsCategory, type DnsItemData, type DnsRecords } from './dns-data.js';
+export { readMultisigData, readMultisigOrderData, type MultisigData, type MultisigOrderData } from './multisig-data.js';
+export { readMultisigV1Data, type MultisigV1Data } from './multisig-v1-data.js';
+export { readNftSaleData, type GetgemsAuctionDetails, type GetgemsSaleDetails, type NftSaleData } from './sale-data.js';
+export { readVestingData, type VestingData } from './vesting-data.js';
+export { readOrderActions, type OrderAction } from './multisig-order-actions.js';

@@ -7,6 +7,7 @@ import * as kinds from './kinds.js';
 import { limit, list, offset, type Params, requiredList, withDefault } from './params.js';
 import { ref } from './schemas.js';
 import { parseWalletData, walletType } from './wallets.js';
+import { buildTokenMetadata, metadataSideObject } from './token-metadata.js';
 
 /**
  * The accounts family (toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
@@ -72,9 +73,9 @@ async function statesOf<P extends Params>(ctx: EndpointContext<P>, addresses: st
 }
 
 async function sideObjects<P extends Params>(ctx: EndpointContext<P>, states: AccountStateRecord[]) {
-  const address_book = ctx.settings.noAddressBook ? {} : await buildAddressBook(ctx.store, ctx.scope, states.map((s) => s.account), ctx.testnet);
-  // Token metadata comes with the jettons/NFTs slice.
-  return { address_book, metadata: {} };
+  const addresses = states.map((s) => s.account);
+  const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);
+  return { address_book, metadata };
 }
 
 const ADDRESSES = 'Account addresses (repeat the key), at most 1000.';
@@ -157,17 +158,18 @@ export const topAccountsByBalanceEndpoint = defineEndpoint({
 
 /**
  * GET /metadata: §2.2, a map keyed by raw address holding only token contracts (Jetton masters and
- * wallets, NFT collections and items). Token metadata is not indexed yet, so every map is empty.
+ * wallets, NFT collections and items; a wallet pulls in its master). Off-chain content not fetched
+ * yet by the metadata worker is `is_indexed: false` (token-metadata.ts).
  */
 export const metadataEndpoint = defineEndpoint({
   path: '/metadata',
   operationId: 'getMetadata',
   summary: 'Token metadata of addresses',
-  description: 'A map keyed by raw address; only token contracts appear. Empty until token metadata is indexed.',
+  description: 'A map keyed by raw address; only token contracts appear (a Jetton wallet brings its master). Off-chain metadata the metadata worker has not fetched yet is `is_indexed: false`.',
   tag: 'accounts',
   params: { address: requiredList(kinds.address, 'Addresses (repeat the key), at most 1024.', 'at least 1 address required', 1024) },
   response: ref('Metadata'),
-  async handle() {
-    return {};
+  async handle(ctx) {
+    return buildTokenMetadata(ctx.store, ctx.scope, ctx.params.address);
   },
 });

@@ -6,6 +6,7 @@ import { defineEndpoint } from './endpoint.js';
 import * as kinds from './kinds.js';
 import { limit, list, offset, optional, sort } from './params.js';
 import { ref } from './schemas.js';
+import { metadataSideObject } from './token-metadata.js';
 import { transactionsResponse } from './transactions.js';
 import { requireMasterchainBlock } from './traces.js';
 
@@ -64,7 +65,8 @@ export const actionsEndpoint = defineEndpoint({
       const byHash = new Map(transactions.map((t) => [t.hash, t]));
       actions.forEach((a, i) => (a.transactions_full = found[i].transactions.flatMap((h) => byHash.get(h) ?? [])));
     }
-    const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, found.flatMap(actionAddresses), testnet);
-    return { actions, address_book, metadata: {} };
+    const addresses = found.flatMap(actionAddresses);
+    const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
+    return { actions, address_book, metadata };
   },
 });

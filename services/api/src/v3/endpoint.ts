@@ -98,7 +98,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
       const body = shared
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([
-            shared.get(mc, JSON.stringify([params, settings.noAddressBook], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
+            shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
             new Promise((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true })),
           ])
         : await answer({ timeoutMs: settings.timeoutMs, signal: abort.signal });

@@ -13,6 +13,10 @@ import { actionsEndpoint } from './actions.js';
 import { eventsEndpoint, tracesEndpoint } from './traces.js';
 import { jettonBurnsEndpoint, jettonMastersEndpoint, jettonTransfersEndpoint, jettonWalletsEndpoint } from './jettons.js';
 import { nftCollectionsEndpoint, nftItemsEndpoint, nftTransfersEndpoint } from './nfts.js';
+import { dnsRecordsEndpoint } from './dns.js';
+import { multisigOrdersEndpoint, multisigWalletsEndpoint } from './multisig.js';
+import { nftSalesEndpoint } from './nft-sales.js';
+import { vestingEndpoint } from './vesting.js';
 
 /** Every served v3 endpoint. A new endpoint is one module with `defineEndpoint` plus one line here. */
 export const V3_ENDPOINTS: readonly Endpoint[] = [
@@ -37,6 +41,11 @@ export const V3_ENDPOINTS: readonly Endpoint[] = [
   nftCollectionsEndpoint,
   nftItemsEndpoint,
   nftTransfersEndpoint,
+  nftSalesEndpoint,
+  dnsRecordsEndpoint,
+  multisigWalletsEndpoint,
+  multisigOrdersEndpoint,
+  vestingEndpoint,
   decodeEndpoint,
   tracesEndpoint,
   eventsEndpoint,

@@ -5,15 +5,14 @@ import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
 import { limit, list, offset, optional, type Params, sort } from './params.js';
 import { ref } from './schemas.js';
-import { buildTokenMetadata } from './token-metadata.js';
+import { metadataSideObject } from './token-metadata.js';
 import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './token-objects.js';
 import { transferDirection } from './token-params.js';
 
 /** The Jettons family (toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
 
 export async function tokenSideObjects<P extends Params>(ctx: EndpointContext<P>, addresses: (string | null)[]) {
-  const address_book = ctx.settings.noAddressBook ? {} : await buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet);
-  const metadata = await buildTokenMetadata(ctx.store, ctx.scope, addresses);
+  const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);
   return { address_book, metadata };
 }
 

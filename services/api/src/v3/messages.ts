@@ -6,6 +6,7 @@ import * as kinds from './kinds.js';
 import { MAX_LIMIT, limit, list, offset, optional, required, sort } from './params.js';
 import { ref } from './schemas.js';
 import { toV3Message } from './objects.js';
+import { metadataSideObject } from './token-metadata.js';
 import { transactionsResponse } from './transactions.js';
 
 /**
@@ -57,9 +58,8 @@ export const messagesEndpoint = defineEndpoint({
       ...(outTxHash === null ? {} : { out_msg_tx_hash: outTxHash }),
     }));
     const addresses = messages.flatMap((m) => [m.source, m.destination]);
-    const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, addresses, testnet);
-    // Jetton / NFT metadata comes with the tokens slice.
-    return { messages, address_book, metadata: {} };
+    const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
+    return { messages, address_book, metadata };
   },
 });
 

@@ -161,7 +161,7 @@ export const SETTINGS = {
 } satisfies Params;
 
 /** `actionsVersion`: X-Actions-Version, which replaces a request's supported_action_types. */
-export type Settings = { timeoutMs: number; noAddressBook: boolean; actionsVersion?: string };
+export type Settings = { timeoutMs: number; noAddressBook: boolean; noMetadata?: boolean; actionsVersion?: string };
 
 /** Server-side cap of X-Timeout, as toncenter (§1.3): also the default. */
 export const MAX_TIMEOUT_MS = 3000;
@@ -211,10 +211,10 @@ export function parseRequest<P extends Params>(
   };
   const timeout = setting('x_timeout', SETTINGS.x_timeout);
   const noAddressBook = setting('x_no_address_book', SETTINGS.x_no_address_book) ?? false;
-  setting('x_no_metadata', SETTINGS.x_no_metadata);
+  const noMetadata = setting('x_no_metadata', SETTINGS.x_no_metadata) ?? false;
   setting('api_key', SETTINGS.api_key);
   const actionsVersion = setting('x_actions_version', SETTINGS.x_actions_version);
-  return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook, ...(actionsVersion === undefined ? {} : { actionsVersion }) } };
+  return { params: parsed as ParsedParams<P>, settings: { timeoutMs: Math.min(timeout ?? MAX_TIMEOUT_MS, MAX_TIMEOUT_MS), noAddressBook, ...(noMetadata ? { noMetadata } : {}), ...(actionsVersion === undefined ? {} : { actionsVersion }) } };
 }
 
 export type { JsonSchema };

@@ -9,6 +9,7 @@ import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
 import { toV3Transaction } from './objects.js';
+import { metadataSideObject } from './token-metadata.js';
 import { list, optional, type Params, requiredList } from './params.js';
 import { ref } from './schemas.js';
 
@@ -143,7 +144,8 @@ export const pendingTracesEndpoint = defineEndpoint({
     const stored = await dropConfirmed(ctx, found, (s) => (s.trace as StoredTrace).external_hash);
     const traces = stored.map((s) => pendingTraceObject(s, supportedSet(p.supported_action_types, ctx.settings.actionsVersion)));
     const addresses = traces.flatMap((t) => Object.values(t.transactions).flatMap((x) => [x.account, x.in_msg?.source ?? null, ...x.out_msgs.map((m) => m.destination)]));
-    return { traces, address_book: await addressBook(ctx, addresses), metadata: {} };
+    const [address_book, metadata] = await Promise.all([addressBook(ctx, addresses), metadataSideObject(ctx, addresses)]);
+    return { traces, address_book, metadata };
   },
 });
 
@@ -169,7 +171,9 @@ export const pendingActionsEndpoint = defineEndpoint({
         return out;
       }),
     );
-    return { actions, address_book: await addressBook(ctx, actions.flatMap((a) => a.accounts as string[])), metadata: {} };
+    const addresses = actions.flatMap((a) => a.accounts as string[]);
+    const [address_book, metadata] = await Promise.all([addressBook(ctx, addresses), metadataSideObject(ctx, addresses)]);
+    return { actions, address_book, metadata };
   },
 });
 

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './kinds.js';
+import { CONTRACT_SCHEMAS } from './contract-schemas.js';
 import { TOKEN_SCHEMAS } from './token-schemas.js';
 
 /**
@@ -107,6 +108,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   EventsResponse: obj({ events: { type: 'array', items: ref('Trace') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   ActionsResponse: obj({ actions: { type: 'array', items: ref('Action') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   ...TOKEN_SCHEMAS,
+  ...CONTRACT_SCHEMAS,
 };
 
 export { ref };

@@ -8,6 +8,7 @@ import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
 import { limit, list, offset, optional, type Params, sort } from './params.js';
 import { ref } from './schemas.js';
+import { metadataSideObject } from './token-metadata.js';
 import { transactionsResponse } from './transactions.js';
 
 /** toncenter's `-max-trace-txs`: bigger traces come back without their tree, flagged incomplete. */
@@ -65,8 +66,8 @@ async function tracesBody<P extends Params>(ctx: EndpointContext<P>, includeActi
   const actions = includeActions ? await readTraceActions(store, scope, shown.map((t) => t.trace_id), { types: supported, supported }) : [];
   const traces = shown.map((t) => traceObject(t, byHash, includeActions ? actions.filter((a) => a.trace_id === t.trace_id) : undefined));
   const addresses = [...transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]), ...actions.flatMap(actionAddresses)];
-  const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, addresses, testnet);
-  return { traces, address_book, metadata: {} };
+  const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
+  return { traces, address_book, metadata };
 }
 
 function traceObject(t: TraceRecord, transactions: Map<string, unknown>, actions: Parameters<typeof toV3Action>[0][] | undefined) {
