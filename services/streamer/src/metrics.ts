@@ -13,6 +13,7 @@ export function createStreamerMetrics(registry: Registry) {
     delivered: new Counter({ name: 'tonstream_streamer_notifications_total', help: 'Notifications queued to clients, by transport', labelNames: ['transport'] as const, registers }),
     dropped: new Counter({ name: 'tonstream_streamer_dropped_clients_total', help: 'Clients cut by the server, by reason: unsent_bytes (over STREAMER_MAX_BUFFERED_BYTES), unsent_age (older than STREAMER_MAX_UNSENT_MS), replay_lost, key_revoked', labelNames: ['reason'] as const, registers }),
     connections: new Gauge({ name: 'tonstream_streamer_connections', help: 'Open streaming connections, by transport', labelNames: ['transport'] as const, registers }),
+    stalePending: new Counter({ name: 'tonstream_streamer_stale_pending_total', help: 'Pending traces not sent because their block was read first', registers }),
     refused: new Counter({ name: 'tonstream_streamer_refused_records_total', help: 'Records that failed their check and were left out', registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_streamer_last_mc_seqno', help: 'Last masterchain block emitted, by stage', labelNames: ['stage'] as const, registers }),
     watermark: new Gauge({ name: 'tonstream_streamer_watermark_mc_seqno', help: 'Watermark as last read (finalized = stored up to here)', registers }),

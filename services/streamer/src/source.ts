@@ -22,6 +22,8 @@ import type { StreamerMetrics } from './metrics.js';
 
 /** A trace's undelivered messages are followed this many masterchain blocks (~25 min of mainnet). */
 const TRACE_LINK_MAX_AGE_MC_BLOCKS = 1000;
+/** Externals of recent on-chain traces remembered to refuse late emulations (a few minutes of mainnet). */
+const ON_CHAIN_KEPT = 100_000;
 /** See CollectorOptions. */
 const START_MARGIN_MC_BLOCKS = 3;
 const SKIP_INCOMPLETE_AFTER_MC_BLOCKS = 8;
@@ -73,6 +75,21 @@ export function createSource(o: SourceOptions) {
   const links = createTraceLinks(TRACE_LINK_MAX_AGE_MC_BLOCKS);
   const join = createTracerJoin(TRACE_LINK_MAX_AGE_MC_BLOCKS);
   const held: HeldBlock[] = [];
+  /**
+   * External hashes (normalized) of traces the chain already ran, newest last: an emulation that
+   * arrives after its block is stale, and a client must never see pending after confirmed.
+   */
+  const onChain = new Set<string>();
+  const markOnChain = (norms: Iterable<string>) => {
+    for (const n of norms) {
+      onChain.delete(n);
+      onChain.add(n);
+    }
+    for (const n of onChain) {
+      if (onChain.size <= ON_CHAIN_KEPT) break;
+      onChain.delete(n);
+    }
+  };
   let holdTimer: NodeJS.Timeout | undefined;
   let tracerTimer: NodeJS.Timeout | undefined;
   let tracerGroupActive = false;
@@ -105,6 +122,7 @@ export function createSource(o: SourceOptions) {
     const transactions = joinTransactions(block.transactions, block.messages);
     const all = blockEvents(transactions, links.assign(block.mcSeqno, transactions), block.accountStates, [], jettonWalletOf);
     const txEvents = all.filter((e) => e.type === 'transactions');
+    markOnChain(txEvents.map((e) => e.norm));
     join.addTransactions(block.mcSeqno, txEvents.map((e) => [e.norm, (e as { txs: EventTx[] }).txs]));
     join.expire(block.mcSeqno);
     held.push({ mc: block.mcSeqno, txEvents, stateEvents: all.filter((e) => e.type !== 'transactions'), completed: new Map(links.completed), since: Date.now(), started: performance.now() - started });
@@ -146,8 +164,9 @@ export function createSource(o: SourceOptions) {
   const pendingRecord = (message: KafkaMessage) => {
     try {
       const m = decodePendingTraceMessage(message.value ?? '');
-      if (m.kind === 'stored') o.fanout.emitPending(pendingEvents(m));
-      else o.fanout.invalidate(m.hashNorm);
+      if (m.kind === 'invalidated') o.fanout.invalidate(m.hashNorm);
+      else if (onChain.has(m.hashNorm)) o.metrics.stalePending.inc();
+      else o.fanout.emitPending(pendingEvents(m));
     } catch (err) {
       o.metrics.refused.inc();
       o.logger.warn('pending trace record refused', { offset: message.offset, reason: (err as Error).message });
