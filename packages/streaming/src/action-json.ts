@@ -8,7 +8,6 @@ const PUBLIC_FIELDS = [
   'transactions', 'success', 'type', 'details',
 ] as const;
 
-const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 
 /** An action as an event holds it: the record and its JSON per finality, built on first use. */
 export type EventAction = { record: ActionRecord; json: Partial<Record<string, string>> };
@@ -45,15 +44,3 @@ export function isActionSelected(a: ActionRecord, f: ActionFilter): boolean {
   return isActionShown(a, f.supported);
 }
 
-/** Every address an action names: its accounts and the raw addresses in its details (for the address book, §6.2). */
-export function actionAddresses(a: ActionRecord): string[] {
-  const found = new Set(a.accounts);
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') {
-      if (RAW_ADDRESS.test(v)) found.add(v);
-    } else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(a.details);
-  return [...found];
-}

@@ -1,6 +1,6 @@
 import type { AccountStateRecord, MessageRecord, TransactionRecord } from '@tonstream/records';
-import type { ActionRecord } from '@tonstream/traces';
-import { actionAddresses, actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
+import { actionAddresses, type ActionRecord } from '@tonstream/traces';
+import { actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
 import { userFriendly } from './address.js';
 import type { Finality } from './subscription.js';
 import { cmpLt, type TraceRef } from './trace-links.js';

@@ -15,3 +15,4 @@ export { compareTransactions, workchainOf } from './order.js';
 export { joinTransactions, MissingMessageError } from './join.js';
 export { traceTree, MISSING_NODE_WARNING, type TraceTree, type TraceTreeNode } from './tree.js';
 export { parseActionRecord, parseTraceRecord } from './check.js';
+export { actionAddresses } from './action-addresses.js';

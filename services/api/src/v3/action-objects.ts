@@ -6,7 +6,6 @@ const PUBLIC_FIELDS = [
   'transactions', 'success', 'type', 'details', 'trace_external_hash', 'trace_external_hash_norm',
 ] as const;
 
-const RAW_ADDRESS = /^-?\d{1,10}:[0-9A-F]{64}$/;
 
 /** A stored action as `/actions` serves it: `accounts` only when asked, `finality` always finalized (indexed data). */
 export function toV3Action(a: ActionRecord, includeAccounts: boolean): Record<string, unknown> {
@@ -17,15 +16,3 @@ export function toV3Action(a: ActionRecord, includeAccounts: boolean): Record<st
   return out;
 }
 
-/** Every address an action names (its accounts and the raw addresses in its details), for the address book. */
-export function actionAddresses(a: ActionRecord): string[] {
-  const found = new Set(a.accounts);
-  const walk = (v: unknown): void => {
-    if (typeof v === 'string') {
-      if (RAW_ADDRESS.test(v)) found.add(v);
-    } else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === 'object') Object.values(v).forEach(walk);
-  };
-  walk(a.details);
-  return [...found];
-}

@@ -1,6 +1,7 @@
 import { type ActionFilter, readActions } from '@tonstream/store';
+import { actionAddresses } from '@tonstream/traces';
 import { buildAddressBook } from './address-book.js';
-import { actionAddresses, toV3Action } from './action-objects.js';
+import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint } from './endpoint.js';
 import * as kinds from './kinds.js';

@@ -1,8 +1,8 @@
 import { masterchainBlockIndexed, readTraceActions, readTraces } from '@tonstream/store';
-import { type TraceRecord, traceTree } from '@tonstream/traces';
+import { actionAddresses, type TraceRecord, traceTree } from '@tonstream/traces';
 import { HttpError } from '../http-error.js';
 import { buildAddressBook } from './address-book.js';
-import { actionAddresses, toV3Action } from './action-objects.js';
+import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
