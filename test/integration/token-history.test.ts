@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createStore, migrate, MIGRATIONS, readJettonHolders, readJettonMasters, readJettonWallets, readNftItems, readTopBalances, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rng } from '../../packages/block/src/test-support/random.js';
 
 /*
  * Migration 11 on the real ClickHouse: token state history (a read at the watermark never loses a
@@ -10,18 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
-
-/** A deterministic generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const address = (n: number, tag: number) => `0:${tag.toString(16).padStart(8, '0').toUpperCase()}${n.toString(16).padStart(56, '0').toUpperCase()}`;
 
