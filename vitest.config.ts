@@ -29,6 +29,7 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          globalSetup: ['test/support/integration-setup.ts'],
         },
       },
     ],

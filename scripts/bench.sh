@@ -20,4 +20,11 @@ if $servers; then
   export_service_env
 fi
 npx tsc -b
+topics=test/bench/dist/support/kafka-topics.js
+if $servers; then
+  # Each bench writes to topics of its own prefix: delete what the run created, however it ends.
+  snapshot=$(mktemp)
+  node "$topics" snapshot "$snapshot"
+  trap 'node "$topics" delete-new "$snapshot" || true; rm -f "$snapshot"' EXIT
+fi
 for file in "$@"; do node "$file" >&3; done
