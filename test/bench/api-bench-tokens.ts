@@ -148,7 +148,8 @@ async function liveQueries(store: Store, read: (s: Store) => Promise<unknown>): 
 
 /**
  * bench:api's lines for the token part: the holders of a jetton by balance (the jetton drawn by its
- * share of wallets, so mostly the USDT-like one) and the top accounts. The floor is the read's last
+ * share of wallets, so mostly the USDT-like one), first the top page (shared per watermark), then
+ * random deeper pages, and the top accounts. The floor is the read's last
  * query (the page of states; before it, one or two bucket counts), made once per target.
  */
 export function tokenEndpoints(store: Store, scope: ReadScope, data: TokenData): { name: string; path(): string; floor(): Promise<string> }[] {
@@ -170,6 +171,16 @@ export function tokenEndpoints(store: Store, scope: ReadScope, data: TokenData):
       floor: () => {
         const j = jetton();
         return lastQuery(j, (s) => readJettonWallets(s, scope, { jetton: [j] }, { limit: 10, offset: 0, sort: 'desc' }));
+      },
+    },
+    {
+      // Every request a different page (limit 1-100, offset 0-999): the per-watermark sharing of the
+      // line above almost never applies, so this is the cost of the ranked read itself.
+      name: 'jetton_holders_random_page',
+      path: () => `/api/v3/jetton/wallets?jetton_address=${q(jetton())}&sort=desc&limit=${1 + Math.floor(Math.random() * 100)}&offset=${Math.floor(Math.random() * 1000)}`,
+      floor: () => {
+        const j = jetton();
+        return lastQuery(`${j}/page`, (s) => readJettonWallets(s, scope, { jetton: [j] }, { limit: 50, offset: 500, sort: 'desc' }));
       },
     },
     {

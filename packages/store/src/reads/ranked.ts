@@ -13,12 +13,31 @@ import { type ReadScope, type SortDirection, sqlWhere } from './scope.js';
  */
 
 /**
- * Lowest buckets tried in turn when counting candidates for a descending page (digits x 100): the
- * count reads only the key range above its floor, so a top page of a large table counts the rich
- * few first (a Jetton balance of 10^24 units, 10^19, 10^15, 10^12 TON in nanotons, ...) and reads
- * the whole prefix only when the page reaches that far down.
+ * How long a candidate table's bucket counts are reused. They only choose how far down a page reads:
+ * counts gone stale (rows added or merged away since) make a read take more candidates than needed,
+ * or fewer and then widen, never a wrong page.
  */
-const DESC_FLOORS = [2500, 2000, 1600, 1300, 1000, 0];
+const COUNTS_TTL_MS = 10_000;
+const COUNTS_KEPT = 1_000;
+type BucketCount = { bucket: number; n: number };
+const bucketCounts = new WeakMap<Store, Map<string, { at: number; counts: Promise<BucketCount[]> }>>();
+
+/** Candidates per bucket of one prefix, highest bucket first (shared by the requests of COUNTS_TTL_MS). */
+function countsOf(store: Store, scope: ReadScope, source: { table: string; prefix: string[] }): Promise<BucketCount[]> {
+  let kept = bucketCounts.get(store);
+  if (!kept) bucketCounts.set(store, (kept = new Map()));
+  const key = `${source.table} ${sqlWhere(source.prefix)}`;
+  const hit = kept.get(key);
+  if (hit && Date.now() - hit.at < COUNTS_TTL_MS) return hit.counts;
+  if (kept.size >= COUNTS_KEPT) kept.clear();
+  const counts = store
+    .query<{ bucket: number; n: string }>(`SELECT bucket, count() AS n FROM ${source.table} ${sqlWhere(source.prefix)} GROUP BY bucket ORDER BY bucket DESC`, { ...scope.query, signal: undefined })
+    .then((rows) => rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n) })));
+  const entry = { at: Date.now(), counts };
+  kept.set(key, entry);
+  counts.catch(() => kept.get(key) === entry && kept.delete(key));
+  return counts;
+}
 
 /** The most a short page multiplies the candidates wanted by, per retry. */
 const MAX_WIDEN = 64;
@@ -50,32 +69,16 @@ export async function rankedPage<T>(
   page: { limit: number; offset: number },
   read: (bound: BucketBound) => Promise<T[]>,
 ): Promise<T[]> {
-  const floors: (number | null)[] = dir === 'desc' ? DESC_FLOORS : [null];
-  const count = async (floor: number | null) => {
-    const where = [...source.prefix, ...(floor === null ? [] : [`bucket >= ${uint(floor)}`])];
-    const rows = await store.query<{ bucket: number; n: string }>(
-      `SELECT bucket, count() AS n FROM ${source.table} ${sqlWhere(where)} GROUP BY bucket ORDER BY bucket ${dir === 'desc' ? 'DESC' : 'ASC'}`,
-      scope.query,
-    );
-    return rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n) }));
-  };
-  let floor = 0;
-  let counts = await count(floors[0]);
-  let need = page.offset + page.limit;
+  const all = await countsOf(store, scope, source);
+  const counts = dir === 'desc' ? all : [...all].reverse();
+  // Rows left in old buckets by wallets that moved make the first count optimistic: ask twice as many.
+  let need = 2 * (page.offset + page.limit);
   for (;;) {
     let seen = 0;
     const at = counts.findIndex((c) => (seen += c.n) >= need);
-    if (at < 0) {
-      // Fewer candidates above this floor than the page needs: count further down, or read them all.
-      if (floor < floors.length - 1) {
-        counts = await count(floors[++floor]);
-        continue;
-      }
-      return read(null);
-    }
+    if (at < 0) return read(null);
     const found = await read({ dir, value: counts[at].bucket });
-    const lastBucket = floor === floors.length - 1 && at === counts.length - 1;
-    if (found.length >= page.limit || lastBucket) return found;
+    if (found.length >= page.limit || at === counts.length - 1) return found;
     // Short: fewer candidates are still in these buckets than counted. At least offset + found of the
     // `seen` are; take as many more candidates as that share says are needed (2x to 64x).
     const still = page.offset + found.length;

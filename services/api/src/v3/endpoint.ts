@@ -46,8 +46,9 @@ export type Endpoint<P extends Params = Params> = {
   /**
    * The answer depends only on the parameters and the watermark (no per-request input like a key):
    * one computation per (watermark, parameters) is shared by every request until the watermark moves.
+   * A function: only the requests whose parameters it accepts are shared (hot pages, not every lookup).
    */
-  sharedPerWatermark?: boolean;
+  sharedPerWatermark?: boolean | ((params: ParsedParams<P>) => boolean);
   /** HTTP methods served; with `post` the parameters come as a JSON object body. @default ['get'] */
   methods?: readonly HttpMethod[];
   handle(ctx: EndpointContext<P>): Promise<unknown>;
@@ -95,7 +96,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     try {
       const mc = watermark?.mc_seqno ?? null;
       const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
-      const body = shared
+      const body = shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([
             shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),

@@ -38,6 +38,8 @@ export const jettonWalletsEndpoint = defineEndpoint({
   operationId: 'getJettonWallets',
   summary: 'Jetton wallets by address, owner or jetton; holders by balance with sort',
   tag: 'jettons',
+  // A Jetton's holders by balance are the hot page (explorers, analytics): one read per watermark.
+  sharedPerWatermark: (p) => p.sort !== undefined && p.jetton_address !== undefined && p.owner_address === undefined && p.address === undefined,
   params: {
     address: ADDRS('Jetton wallet addresses'),
     owner_address: ADDRS('Owner addresses'),
