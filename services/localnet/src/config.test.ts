@@ -11,6 +11,7 @@ describe('loadLocalnetConfig()', () => {
       shards: 2,
       seed: 'tonstream',
       trafficRate: 20,
+      trafficWallets: 0,
       stateDir: '.local/localnet',
       globalConfigPath: '.local/localnet/global.config.json',
       advertisedHost: '',

@@ -16,6 +16,8 @@ export type LocalnetConfig = {
   seed: string;
   /** Wallet actions the traffic generator starts per round; 0 turns it off. @default 20 */
   trafficRate: number;
+  /** Genesis wallets the traffic spreads its actions over; 0: 1.5 x the rate, at least 8. @default 0 */
+  trafficWallets: number;
   /** Holds the snapshot, the chain's identity, the server key seed and by default the global config. @default .local/localnet */
   stateDir: string;
   /** Where the global config for clients is written. @default <stateDir>/global.config.json */
@@ -81,6 +83,7 @@ const spec = {
   shards: shardCount('LOCALNET_SHARDS', 'basechain shards of a new chain', 2),
   seed: str('LOCALNET_SEED', 'seed of a new chain and of its traffic', 'tonstream'),
   trafficRate: int('LOCALNET_TRAFFIC_RATE', 'wallet actions per round (0: no traffic)', 20, { min: 0, max: 10_000 }),
+  trafficWallets: int('LOCALNET_TRAFFIC_WALLETS', 'wallets the traffic spreads over (0: 1.5 x the rate, at least 8)', 0, { min: 0, max: 100_000 }),
   stateDir: str('LOCALNET_STATE_DIR', 'directory for the snapshot, chain identity and server key', '.local/localnet'),
   globalConfigPath: str('LOCALNET_GLOBAL_CONFIG', 'global config path (empty: <state dir>/global.config.json)', ''),
   advertisedHost: ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address written into the global config (empty: LOCALNET_HOST)', ''),

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   const stateFile = (name: string) => join(config.stateDir, name);
 
   const { chain, identity } = await openChain(config, stateFile, logger);
-  const traffic = config.trafficRate > 0 ? await createTraffic(chain, { seed: identity.seed, ratePerRound: config.trafficRate, logger: logger.child({ module: 'traffic' }) }) : undefined;
+  const traffic = config.trafficRate > 0 ? await createTraffic(chain, { seed: identity.seed, ratePerRound: config.trafficRate, ...(config.trafficWallets > 0 ? { wallets: config.trafficWallets } : {}), logger: logger.child({ module: 'traffic' }) }) : undefined;
   const snapshot = async (reason: string) => {
     const t0 = performance.now();
     await chain.snapshot(stateFile(STATE_FILES.snapshot));
