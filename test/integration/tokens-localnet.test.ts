@@ -49,6 +49,22 @@ async function chainGet(address: string, method: string, args: TupleItem[] = [])
   return new TupleReader(parseTuple(Cell.fromBase64(res.result!)));
 }
 
+/** A v2 method's result (toncenter's envelope checked). */
+async function v2(method: string, address: string): Promise<Json> {
+  const res = await fetch(`${base}/api/v2/${method}?address=${encodeURIComponent(address)}`);
+  const body = (await res.json()) as Json;
+  expect(res.status, JSON.stringify(body).slice(0, 400)).toBe(200);
+  expect(body.ok).toBe(true);
+  return body.result as Json;
+}
+
+/** TEP-64 off-chain content (`0x01` + URI) read with @ton/core; anything else fails the test. */
+function offchainUri(c: Cell): string {
+  const s = c.beginParse();
+  expect(s.loadUint(8)).toBe(1);
+  return s.loadStringTail();
+}
+
 /** A transaction as the liteserver has it, with its inbound body read by @ton/core. */
 async function chainTx(account: string, lt: string, hashB64: string) {
   const r = await lite.getAccountTransactions(Address.parse(account), lt, Buffer.from(hashB64, 'base64'), 1);
@@ -218,6 +234,25 @@ describe('NFTs on the local network', () => {
     }
   });
 
+  it('/nft/collections: owner, next index and content equal get_collection_data; items\' content equals the collection\'s get_nft_content', async () => {
+    const { nft_collections } = await ok('/nft/collections');
+    expect(nft_collections.length).toBeGreaterThan(0);
+    for (const c of nft_collections) {
+      const r = await chainGet(c.address, 'get_collection_data');
+      expect({ next_item_index: c.next_item_index, collection_content: c.collection_content, owner_address: c.owner_address }).toEqual({
+        next_item_index: r.readBigNumber().toString(), collection_content: { uri: offchainUri(r.readCell()) }, owner_address: raw(r.readAddressOpt()),
+      });
+      const { nft_items } = await ok(`/nft/items?collection_address=${c.address}&limit=1000`);
+      expect(nft_items.length).toBeGreaterThan(0);
+      for (const item of nft_items) {
+        const d = await chainGet(item.address, 'get_nft_data');
+        d.readBigNumber(); d.readBigNumber(); d.readAddress(); d.readAddressOpt();
+        const full = await chainGet(c.address, 'get_nft_content', [{ type: 'int', value: BigInt(item.index) }, { type: 'cell', cell: d.readCell() }]);
+        expect(item.content).toEqual({ uri: offchainUri(full.readCell()) });
+      }
+    }
+  });
+
   it('/accountStates: interfaces of the token contracts', async () => {
     const { nft_collections } = await ok('/nft/collections');
     const { jetton_masters } = await ok('/jetton/masters');
@@ -225,5 +260,54 @@ describe('NFTs on the local network', () => {
     const byAddress = Object.fromEntries(accounts.map((a: Json) => [a.address, a.interfaces]));
     expect(byAddress[nft_collections[0].address]).toEqual(['nft_collection']);
     expect(byAddress[jetton_masters[0].address]).toEqual(['jetton_master']);
+  });
+});
+
+describe('v2 getTokenData on the local network: all four token kinds equal their get-methods', () => {
+  const friendly = (a: Address | null) => a?.toString() ?? null;
+
+  it('Jetton master and Jetton wallet', async () => {
+    const { jetton_masters } = await ok('/jetton/masters');
+    const master = jetton_masters[0].address;
+    const m = await chainGet(master, 'get_jetton_data');
+    const masterData = await v2('getTokenData', master);
+    const supply = m.readBigNumber().toString();
+    const mintable = m.readBigNumber() !== 0n;
+    const admin = friendly(m.readAddressOpt());
+    expect(masterData).toEqual({
+      '@type': 'ext.tokens.jettonMasterData', address: Address.parse(master).toString(), contract_type: 'jetton_master', total_supply: supply, mintable, admin_address: admin,
+      jetton_content: { type: 'offchain', data: offchainUri(m.readCell()) }, jetton_wallet_code: m.readCell().toBoc().toString('base64'),
+    });
+    const { jetton_wallets } = await ok(`/jetton/wallets?jetton_address=${master}&limit=1`);
+    const wallet = jetton_wallets[0].address;
+    const w = await chainGet(wallet, 'get_wallet_data');
+    expect(await v2('getTokenData', wallet)).toEqual({
+      '@type': 'ext.tokens.jettonWalletData', address: Address.parse(wallet).toString(), contract_type: 'jetton_wallet',
+      balance: w.readBigNumber().toString(), owner: friendly(w.readAddress()), jetton: friendly(w.readAddress()), jetton_wallet_code: w.readCell().toBoc().toString('base64'),
+    });
+  });
+
+  it('NFT collection and NFT item (its content completed by the collection)', async () => {
+    const { nft_collections } = await ok('/nft/collections');
+    const collection = nft_collections[0].address;
+    const c = await chainGet(collection, 'get_collection_data');
+    const next = c.readBigNumber().toString();
+    const content = offchainUri(c.readCell());
+    expect(await v2('getTokenData', collection)).toEqual({
+      '@type': 'ext.tokens.nftCollectionData', address: Address.parse(collection).toString(), contract_type: 'nft_collection',
+      next_item_index: next, owner_address: friendly(c.readAddressOpt()), collection_content: { type: 'offchain', data: content },
+    });
+    const { nft_items } = await ok(`/nft/items?collection_address=${collection}&limit=1`);
+    const item = nft_items[0].address;
+    const n = await chainGet(item, 'get_nft_data');
+    const init = n.readBigNumber() !== 0n;
+    const index = n.readBigNumber();
+    const itemCollection = friendly(n.readAddress());
+    const owner = friendly(n.readAddressOpt());
+    const full = await chainGet(collection, 'get_nft_content', [{ type: 'int', value: index }, { type: 'cell', cell: n.readCell() }]);
+    expect(await v2('getTokenData', item)).toEqual({
+      '@type': 'ext.tokens.nftItemData', address: Address.parse(item).toString(), contract_type: 'nft_item', init, index: index.toString(),
+      collection_address: itemCollection, owner_address: owner, content: { type: 'offchain', data: offchainUri(full.readCell()) },
+    });
   });
 });

@@ -192,6 +192,22 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(traffic.stats().rejected).toBe(0);
   });
 
+  it('the NFT collection answers get_collection_data and completes an item\'s content with its common content (TEP-62)', async () => {
+    const collection = await chain.runGetMethod(traffic.nft.collection, 'get_collection_data');
+    expect(collection.exitCode).toBe(0);
+    const [nextIndex, content, owner] = collection.stack;
+    expect(nextIndex.type === 'int' && nextIndex.value).toBeGreaterThan(0n);
+    const collectionContent = content.type === 'cell' ? content.cell.beginParse() : null;
+    expect([collectionContent?.loadUint(8), collectionContent?.loadStringTail()]).toEqual([1, 'https://localnet.invalid/unit-traffic-nft.json']);
+    expect(owner.type === 'slice' && owner.cell.beginParse().loadAddress().toRawString()).toBe(traffic.wallets()[2].address.toRawString());
+    const item = await chain.runGetMethod(traffic.nft.itemAddress(0), 'get_nft_data');
+    expect(item.exitCode).toBe(0);
+    const full = await chain.runGetMethod(traffic.nft.collection, 'get_nft_content', [item.stack[1], item.stack[4]]);
+    expect(full.exitCode).toBe(0);
+    const fullContent = full.stack[0].type === 'cell' ? full.stack[0].cell.beginParse() : null;
+    expect([fullContent?.loadUint(8), fullContent?.loadStringTail()]).toEqual([1, 'https://localnet.invalid/unit-traffic-nft/0.json']);
+  });
+
   it('getTransactions() walks prev links; getTransaction() and listBlockTransactions() find the same records', () => {
     const w = traffic.wallets().find((x) => x.kind === 'v4r2' && x.deployed)!;
     const mine = blocksOf(rounds).flatMap((b) => b.transactions.filter((t) => t.account === `0:${w.address.hash.toString('hex')}`));

@@ -123,6 +123,15 @@ describe('data layouts against the contracts\' own get-methods (TON emulator)', 
     expect(read).toMatchObject({ collection_content: { uri: 'https://example.invalid/c.json' }, common_content: 'https://example.invalid/c/' });
   });
 
+  it('NFT collection whose content is a bare TEP-64 cell: get_collection_data fails, so the reader answers nothing', async () => {
+    const admin = new Address(0, Buffer.alloc(32, 6));
+    const content = beginCell().storeUint(1, 8).storeStringTail('https://example.invalid/bare.json').endCell();
+    const { code, data } = NftCollection.createFromConfig({ admin, content }).init as { code: Cell; data: Cell };
+    const failed = await chain.runGetMethod(await at(code, data, 'coll-bare'), 'get_collection_data').then(() => null, (e: { exitCode?: number }) => e.exitCode);
+    expect(failed).toBe(9);
+    expect(readNftCollectionData(data)).toBeNull();
+  });
+
   it('refuses data that is not the layout (a wallet read as a jetton wallet)', () => {
     const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY }).init.data;
     expect(readJettonWalletData(v4)).toBeNull();

@@ -111,8 +111,10 @@ export function readNftItemData(data: Cell): NftItemData | null {
 
 /**
  * NFT collection (TEP-62 reference): `owner:MsgAddress next_item_index:uint64 content:^Cell
- * nft_item_code:^Cell royalty_params:^Cell`, content being `^collection_content ^common_content`
- * or (@ton-community/assets-sdk) the collection content itself.
+ * nft_item_code:^Cell royalty_params:^Cell`, content being `^collection_content ^common_content`.
+ * The contract reads only the content's references: get_collection_data answers the first,
+ * get_nft_content prefixes items with the second. A content without references makes
+ * get_collection_data fail (cell underflow), so such data is not a collection we can answer for.
  */
 export function readNftCollectionData(data: Cell): NftCollectionData | null {
   return firstOf(data, [
@@ -122,9 +124,9 @@ export function readNftCollectionData(data: Cell): NftCollectionData | null {
       const content = s.loadRef();
       s.loadRef();
       s.loadRef();
-      const pair = content.bits.length === 0 && content.refs.length === 2;
-      const collection_content = readTokenContent(pair ? content.refs[0] : content);
-      const common_content = pair ? readSnakeText(content.refs[1]) : null;
+      if (content.refs.length === 0) throw new Error('collection content without references');
+      const collection_content = readTokenContent(content.refs[0]);
+      const common_content = content.refs.length > 1 ? readSnakeText(content.refs[1]) : null;
       return { owner_address, next_item_index, collection_content, common_content };
     }, 0],
   ]);

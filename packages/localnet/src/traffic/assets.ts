@@ -63,8 +63,19 @@ export type NftSet = {
   itemAddress(index: number): Address;
 };
 
+/**
+ * The reference collection reads its content as `^collection_content ^common_content` (TEP-62):
+ * get_collection_data answers the first ref, get_nft_content prefixes an item's individual content
+ * with the second (untagged text). A bare TEP-64 cell there makes both fail with a cell underflow.
+ */
+export function nftCollectionContent(name: string): Cell {
+  const collectionContent = beginCell().storeUint(1, 8).storeStringTail(`https://localnet.invalid/${name}.json`).endCell();
+  const commonContent = beginCell().storeStringTail(`https://localnet.invalid/${name}/`).endCell();
+  return beginCell().storeRef(collectionContent).storeRef(commonContent).endCell();
+}
+
 export function createNftSet(admin: Address, name: string): NftSet {
-  const content = beginCell().storeUint(1, 8).storeStringTail(`https://localnet.invalid/${name}/`).endCell();
+  const content = nftCollectionContent(name);
   const collection = NftCollection.createFromConfig({ admin, content });
   return {
     collection: collection.address,

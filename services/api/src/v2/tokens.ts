@@ -11,8 +11,8 @@ import { defineMethod } from './method.js';
 /**
  * getTokenData (toncenter-v2.md §2.1) from the standard get-methods (TEP-74 Jettons, TEP-62 NFTs)
  * run on the liteserver; content decoded per TEP-64 (off-chain URL or on-chain dictionary of the
- * standard keys). What the tokens issue adds (verification against the master/collection, .ton DNS
- * content, an item's full content through its collection) is not here yet.
+ * standard keys); an item's content is completed through its collection's get_nft_content. Not here:
+ * verification against the master/collection and .ton DNS content.
  */
 
 const CONTENT_KEYS = ['uri', 'name', 'description', 'image', 'image_data', 'symbol', 'decimals', 'amount_style', 'render_type'];

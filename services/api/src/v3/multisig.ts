@@ -7,7 +7,12 @@ import * as kinds from './kinds.js';
 import { limit, list, offset, sort, withDefault } from './params.js';
 import { ref } from './schemas.js';
 
-/** The multisig family (toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables. */
+/**
+ * The multisig family (toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables.
+ * Only v2, as toncenter: its `Multisig` lists signers and proposers as addresses with order contracts,
+ * and its interfaces are `multisig_v2` / `multisig_order_v2`; a v1 wallet (owners are public keys,
+ * orders kept in its own data) has none of these fields.
+ */
 
 const ADDRS = (what: string) => list(kinds.address, `${what} (repeat the key).`);
 
@@ -15,7 +20,7 @@ export const multisigWalletsEndpoint = defineEndpoint({
   path: '/multisig/wallets',
   operationId: 'getMultisigWallets',
   summary: 'Multisig wallets by address or by signer / proposer',
-  description: 'At least one of address or wallet_address. Ordered by address (toncenter: by internal id).',
+  description: 'At least one of address or wallet_address. Ordered by address (toncenter: by internal id). Multisig v2 wallets only, as toncenter serves: v1 wallets (owners are public keys, no order contracts) are not listed.',
   tag: 'multisig',
   params: {
     address: ADDRS('Multisig wallet addresses'),
