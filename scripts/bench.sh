@@ -20,11 +20,10 @@ if $servers; then
   export_service_env
 fi
 npx tsc -b
-topics=test/bench/dist/support/kafka-topics.js
 if $servers; then
-  # Each bench writes to topics of its own prefix: delete what the run created, however it ends.
-  snapshot=$(mktemp)
-  node "$topics" snapshot "$snapshot"
-  trap 'node "$topics" delete-new "$snapshot" || true; rm -f "$snapshot"' EXIT
+  # Benches start their services under topic prefixes of their own: delete those topics afterwards.
+  TONSTREAM_TOPIC_PREFIXES=$(mktemp)
+  export TONSTREAM_TOPIC_PREFIXES
+  trap 'node test/bench/dist/support/kafka-topics.js delete "$TONSTREAM_TOPIC_PREFIXES" || true; rm -f "$TONSTREAM_TOPIC_PREFIXES"' EXIT
 fi
 for file in "$@"; do node "$file" >&3; done

@@ -1,14 +1,17 @@
-import { deleteTopics, listTopics } from './kafka-topics.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deleteRecordedTopics, PREFIXES_ENV } from './kafka-topics.js';
 
 /**
- * vitest globalSetup of the integration project: the topics the suites create (each under a prefix
- * of its own) are deleted when the run ends, so the local broker does not collect them run after run.
+ * vitest globalSetup of the integration project: the topic prefixes the suites' services use are
+ * collected (kafka-topics.ts) and their topics deleted when the run ends.
  */
-export default async function setup(): Promise<() => Promise<void>> {
-  const before = await listTopics().catch(() => null);
+export default function setup(): () => Promise<void> {
+  const file = join(mkdtempSync(join(tmpdir(), 'tonstream-topics-')), 'prefixes');
+  process.env[PREFIXES_ENV] = file;
   return async () => {
-    if (before === null) return;
-    const n = await deleteTopics((t) => !before.has(t)).catch((err: unknown) => {
+    const n = await deleteRecordedTopics(file).catch((err: unknown) => {
       process.stderr.write(`could not delete the run's Kafka topics: ${String(err)}\n`);
       return 0;
     });

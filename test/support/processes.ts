@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { recordTopicPrefix } from './kafka-topics.js';
 
 /** Repository root (the folder whose package.json declares the workspaces), for `services/<name>/dist/main.js`. */
 export const ROOT = findRoot(import.meta.dirname);
@@ -30,10 +31,11 @@ export type ServiceProcess = {
  * Starts a built service (`services/<name>/dist/main.js`) as a real process, so tests can crash it
  * with SIGKILL. Output is kept in memory and written to `<logDir>/<name>.log`.
  */
-export function startService(name: string, env: Record<string, string>, logDir: string, args: string[] = []): ServiceProcess {
+export function startService(name: string, env: Record<string, string>, logDir: string, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
   mkdirSync(logDir, { recursive: true });
+  recordTopicPrefix(env.KAFKA_TOPIC_PREFIX);
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
-  const child = spawn(process.execPath, ['--enable-source-maps', join(ROOT, 'services', name, 'dist', 'main.js'), ...args], {
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, join(ROOT, 'services', name, 'dist', 'main.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
