@@ -177,13 +177,15 @@ describe('/api/v3/nft/sales', () => {
 });
 
 describe('/api/v3/accountStates on these contracts', () => {
-  it('names their interfaces', async () => {
-    const body = await ok<{ accounts: Json[] }>(`/accountStates?${[multisig, order, vesting, sale, dnsItem].map((a) => `address=${raw(a)}`).join('&')}`);
+  it('names their interfaces as toncenter-v3.md §4 lists them', async () => {
+    const body = await ok<{ accounts: Json[] }>(`/accountStates?${[multisig, order, vesting, sale, auction, dnsItem].map((a) => `address=${raw(a)}`).join('&')}`);
     const interfaces = new Map(body.accounts.map((a) => [a.address, a.interfaces]));
-    expect(interfaces.get(raw(multisig))).toEqual(['multisig']);
-    expect(interfaces.get(raw(order))).toEqual(['multisig_order']);
-    expect(interfaces.get(raw(vesting))).toEqual(['vesting']);
-    expect(interfaces.get(raw(sale))).toEqual(['nft_sale']);
-    expect(interfaces.get(raw(dnsItem))).toEqual(['nft_item', 'editable', 'dns']);
+    expect(interfaces.get(raw(multisig))).toEqual(['multisig_v2']);
+    expect(interfaces.get(raw(order))).toEqual(['multisig_order_v2']);
+    expect(interfaces.get(raw(vesting))).toEqual(['wallet_vesting']);
+    // GetGems sale and auction v3r2, whose code hashes toncenter's detector lists.
+    expect(interfaces.get(raw(sale))).toEqual(['nft_sale_getgems_v3']);
+    expect(interfaces.get(raw(auction))).toEqual(['nft_auction_getgems_v3']);
+    expect(interfaces.get(raw(dnsItem))).toEqual(['dns', 'editable', 'nft_item']);
   });
 });

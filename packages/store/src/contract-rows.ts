@@ -1,4 +1,4 @@
-import { createInterfaceDetector, dataCell, readDnsItemData, readMultisigData, readMultisigOrderData, readNftSaleData, readVestingData } from '@tonstream/contracts';
+import { createInterfaceDetector, dataCell, NFT_SALE_INTERFACES, readDnsItemData, readMultisigData, readMultisigOrderData, readNftSaleData, readVestingData } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import type { CONTRACT_TABLES } from './contract-schema.js';
 import type { Row, Stored } from './rows.js';
@@ -36,11 +36,11 @@ export function contractRows(accountStates: readonly Stored<AccountStateRecord>[
         });
       }
     }
-    if (has('multisig')) {
+    if (has('multisig_v2')) {
       const m = readMultisigData(data);
       if (m) rows.multisig_wallets.push({ address: s.account, next_order_seqno: m.next_order_seqno, threshold: m.threshold, signers: tsvArray(m.signers), proposers: tsvArray(m.proposers), ...state });
     }
-    if (has('multisig_order')) {
+    if (has('multisig_order_v2')) {
       const o = readMultisigOrderData(data);
       if (o) {
         rows.multisig_orders.push({
@@ -50,11 +50,11 @@ export function contractRows(accountStates: readonly Stored<AccountStateRecord>[
         });
       }
     }
-    if (has('vesting')) {
+    if (has('wallet_vesting')) {
       const v = readVestingData(data);
       if (v) rows.vesting_contracts.push({ address: s.account, ...v, whitelist: tsvArray(v.whitelist), ...state });
     }
-    if (has('nft_sale')) {
+    if (interfaces.some((i) => NFT_SALE_INTERFACES.has(i))) {
       const sale = readNftSaleData(data);
       if (sale) {
         rows.nft_sales.push({

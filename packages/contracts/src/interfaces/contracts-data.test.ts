@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { VESTING_V1_CODE_HEX } from '../../../localnet/src/traffic/vesting.js';
 import { DNS_ITEM_CODE_HEX, MULTISIG_ORDER_CODE_HEX, MULTISIG_V2_CODE_HEX, NFT_AUCTION_V3R2_CODE_BASE64 } from '../test-support/contract-codes.js';
-import { detectInterfaces, dnsCategoryKey, readDnsItemData, readMultisigData, readMultisigOrderData, readMultisigV1Data, readNftSaleData, readVestingData } from '../index.js';
+import { DETECTED_INTERFACES, detectInterfaces, dnsCategoryKey, NFT_SALE_INTERFACES, readDnsItemData, readMultisigData, readMultisigOrderData, readMultisigV1Data, readNftSaleData, readVestingData } from '../index.js';
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const rawOrNull = (a: Address | null) => (a ? raw(a) : null);
@@ -21,6 +21,24 @@ const VESTING = fromHex(VESTING_V1_CODE_HEX);
 const AUCTION = Cell.fromBase64(NFT_AUCTION_V3R2_CODE_BASE64);
 const MULTISIG_V1 = new MultisigWallet([Buffer.alloc(32, 1)], 0, 1, 1).init.code;
 
+/** toncenter-v3.md §4 "Detected interfaces": every name toncenter's `interfaces` can hold. */
+const TONCENTER_INTERFACES = new Set(`airdrop_interlocker_v1 airdrop_interlocker_v2 bidask_pool bidask_range bidask_lp_multitoken
+  bidask_internal_liquidity_vault cron daolama_vault dedust_factory dedust_pool dedust_vault dns gram_miner jetton_master
+  jetton_wallet jetton_wallet_v1 jetton_wallet_v2 jetton_wallet_governed tonstake_pool validator_controller locker
+  locker_bill lockup_vesting lockup_universal megatonfi_router megatonfi_exchange moon_pool moon_booster
+  moon_order_factory moon_order multisig_v2 multisig_order_v2 nft_sale nft_auction_v1 nft_offer_getgems_v1
+  nft_sale_getgems_v4 nft_sale_getgems_v3 nft_sale_getgems_v2 nft_auction_getgems_v3 nft_auction_getgems_v4
+  nft_collection nft_item nft_item_simple editable sbt payment_channel pyth_price_oracle stonfi_pool stonfi_pool_v2
+  stonfi_router_v2 stonfi_router stonfi_lp_account_v2 stonfi_vault_v2 omniston_referral storage_provider
+  storage_contract storm_vamm storm_referral storm_referral_collection storm_executor storm_executor_collection
+  storm_vault storm_position_manager subscription_v1 subscription_v2 coffee_mev_protector coffee_cross_dex
+  coffee_staking_master coffee_staking_vault coffee_staking_item coffee_factory coffee_vault coffee_vault_native
+  coffee_vault_jetton coffee_vault_extra coffee_pool jetton_wallet_coffee_lp teleitem tonco_pool tonco_router
+  tonkeeper_2fa tv_pool wallet_v1r1 wallet_v1r2 wallet_v1r3 wallet_v2r1 wallet_v2r2 wallet_v3r1 wallet_v3r2
+  wallet_v4r1 wallet_v4r2 wallet_v5_beta wallet_v5r1 wallet_highload_v1r1 wallet_highload_v1r2 wallet_highload_v2
+  wallet_highload_v2r1 wallet_highload_v2r2 wallet_highload_v3r1 wallet_preprocessed_v2 wallet_vesting whales_pool
+  x1000_wallet_v1 x1000_affiliate_account x1000_affiliate_program`.split(/\s+/));
+
 function addressDict(addresses: Address[]): Cell {
   const d = Dictionary.empty(Dictionary.Keys.Uint(8), Dictionary.Values.Address());
   addresses.forEach((a, i) => d.set(i, a));
@@ -34,14 +52,28 @@ function dictAddresses(cell: Cell | null): string[] {
 }
 
 describe('detectInterfaces() on DNS, multisig, vesting and sale code', () => {
-  it('names each by the get-methods its code has', () => {
-    expect(interfacesOf(DNS_ITEM)).toEqual(['nft_item', 'editable', 'dns']);
-    expect(interfacesOf(MULTISIG)).toEqual(['multisig']);
-    expect(interfacesOf(ORDER)).toEqual(['multisig_order']);
-    expect(interfacesOf(MULTISIG_V1)).toEqual(['multisig_v1']);
-    expect(interfacesOf(VESTING)).toEqual(['vesting']);
-    expect(interfacesOf(NftSale.code)).toEqual(['nft_sale']);
-    expect(interfacesOf(AUCTION)).toEqual(['nft_sale']);
+  // Expected names: toncenter-v3.md §4 "Detected interfaces" and ton-index-go's rule (a listed code
+  // hash names one interface; otherwise every interface whose get-methods are all present, sorted).
+  it('names codes toncenter lists by hash as that one interface', () => {
+    // The vesting wallet, GetGems sale v3r2 (@ton-community/assets-sdk) and auction v3r2 codes hash to listed ones.
+    expect(interfacesOf(VESTING)).toEqual(['wallet_vesting']);
+    expect(interfacesOf(NftSale.code)).toEqual(['nft_sale_getgems_v3']);
+    expect(interfacesOf(AUCTION)).toEqual(['nft_auction_getgems_v3']);
+  });
+
+  it('names other codes by the get-methods they have, sorted', () => {
+    expect(interfacesOf(DNS_ITEM)).toEqual(['dns', 'editable', 'nft_item']);
+    expect(interfacesOf(MULTISIG)).toEqual(['multisig_v2']);
+    expect(interfacesOf(ORDER)).toEqual(['multisig_order_v2']);
+    // A sale code toncenter does not know by hash: get_sale_data alone cannot tell a sale from an auction.
+    const unknownSale = beginCell().storeSlice(NftSale.code.beginParse()).storeUint(0, 8).endCell();
+    expect(interfacesOf(unknownSale)).toEqual(['nft_auction_v1', 'nft_sale']);
+    // Multisig v1 has no name in toncenter's list.
+    expect(interfacesOf(MULTISIG_V1)).toEqual([]);
+  });
+
+  it('can report only names in toncenter\'s list', () => {
+    for (const name of [...DETECTED_INTERFACES, ...NFT_SALE_INTERFACES]) expect(TONCENTER_INTERFACES).toContain(name);
   });
 });
 

@@ -7,24 +7,56 @@ import { WALLET_INTERFACES } from './wallet-codes.js';
 export type ContractInterfaces = { interfaces: string[]; methods: number[] | null };
 
 /**
- * Interfaces recognised by the get-methods a code has (TEP-74 jettons, TEP-62 NFTs, TEP-85 SBT,
- * TEP-81 DNS; multisig v1/v2 wallets and orders, vesting, NFT sales and auctions), each with the methods it needs: a contract implements a standard when it answers the
- * standard's get-methods, whatever its data layout.
+ * Codes toncenter knows by hash (base64; ton-index-go's detector, toncenter-v3.md §4 "Detected
+ * interfaces"): a known hash names the contract alone, whatever its get-methods. The GetGems sale and
+ * auction versions can only be told apart this way (v2/v3 answer the same get_sale_data).
+ */
+const BY_CODE_HASH: ReadonlyMap<string, string> = new Map([
+  ...WALLET_INTERFACES,
+  ['tItTGr7DtxRjgpH3137W3J9qJynvyiBHcTc3TUrotZA=', 'wallet_vesting'],
+  ['09FNqaYn8Ow1MzQYKXYq+SuVQLIb8DZl+sCcK0bqu6w=', 'multisig_v2'],
+  ['oB4Ff71CiEArmJjXjWe9TpAlTJPFhmh5vC0dEoZUNrw=', 'multisig_order_v2'],
+  ['gnj0xSM95vvtyWmvUZNEp6m//FRIVtuphqlcC8+Fcck=', 'nft_sale_getgems_v2'],
+  ['JCIfpXHlQuBVx3vt/b9SfHr0YM/cfzRMRQeHtM+h600=', 'nft_sale_getgems_v3'],
+  ['3rU7bFdlwebNI4v0e8XoO6WWvcwEsLhM1Qqx5HSgjzE=', 'nft_sale_getgems_v3'],
+  ['MgUN+sRPZIZrzIbyzZ4TBf6dyts5WcACI3z7CQLUQyM=', 'nft_sale_getgems_v3'],
+  ['a5WmQYucnSNZBF0edVm41UmuDlBvJMqrWPowyPsf64Y=', 'nft_sale_getgems_v4'],
+  ['G9nFo5v/t6DzQViLXdkrgTqEK/Ze8UEJOCIAzq+Pct8=', 'nft_auction_getgems_v3'],
+  ['ZmiHL6eXBUQ//UdSPo6eqfdquZ+aC1nSfej4GhwnudQ=', 'nft_auction_getgems_v3'],
+  ['zlp4U06qps7tja/UhtB262CpsNbb+1Nnb2YmScBomVY=', 'nft_auction_getgems_v4'],
+]);
+
+/**
+ * Interfaces of any other code, by the get-methods it has (TEP-74 jettons, TEP-62 NFTs, TEP-85 SBT,
+ * TEP-81 DNS, multisig v2, vesting wallets, NFT sales and auctions), each with the methods toncenter
+ * requires for it: a contract implements a standard when it answers the standard's get-methods,
+ * whatever its data layout. As toncenter, every entry whose methods are all present is reported
+ * (so an unknown get_sale_data code is both `nft_auction_v1` and `nft_sale`), names sorted.
  */
 const BY_METHODS: [name: string, methods: number[]][] = [
   ['jetton_master', ['get_jetton_data', 'get_wallet_address']],
   ['jetton_wallet', ['get_wallet_data']],
   ['nft_collection', ['get_collection_data', 'get_nft_address_by_index', 'get_nft_content']],
   ['nft_item', ['get_nft_data']],
-  ['sbt', ['get_nft_data', 'get_authority_address', 'get_revoked_time']],
+  ['sbt', ['get_authority_address']],
   ['editable', ['get_editor']],
   ['dns', ['dnsresolve']],
-  ['multisig', ['get_multisig_data']],
-  ['multisig_order', ['get_order_data']],
-  ['multisig_v1', ['get_n_k', 'get_public_keys']],
-  ['vesting', ['get_vesting_data']],
+  ['multisig_v2', ['get_multisig_data', 'get_order_address']],
+  ['multisig_order_v2', ['get_order_data']],
+  ['wallet_vesting', ['seqno', 'get_public_key', 'get_vesting_data']],
   ['nft_sale', ['get_sale_data']],
+  ['nft_auction_v1', ['get_sale_data']],
+  ['nft_sale_getgems_v4', ['get_fix_price_data_v4']],
+  ['nft_auction_getgems_v4', ['get_auction_data_v4']],
 ].map(([name, methods]) => [name as string, (methods as string[]).map(methodId)]);
+
+/** Every name an NFT sale or auction contract is reported under (the contract tables read them all). */
+export const NFT_SALE_INTERFACES: ReadonlySet<string> = new Set([
+  'nft_sale', 'nft_auction_v1', 'nft_sale_getgems_v2', 'nft_sale_getgems_v3', 'nft_sale_getgems_v4', 'nft_auction_getgems_v3', 'nft_auction_getgems_v4',
+]);
+
+/** Every name the detector can report. */
+export const DETECTED_INTERFACES: ReadonlySet<string> = new Set([...BY_CODE_HASH.values(), ...BY_METHODS.map(([name]) => name), ...[...LIBRARY_INTERFACES.values()].flat()]);
 
 /**
  * The interfaces of a code (BoC cell) whose hash is `codeHash` (base64). A library cell is read as
@@ -37,12 +69,12 @@ export function detectInterfaces(codeHash: string, code: Cell | null, resolveLib
     if (resolved && !resolved.isExotic) return detectInterfaces(resolved.hash().toString('base64'), resolved);
     return { interfaces: LIBRARY_INTERFACES.get(library) ?? [], methods: null };
   }
-  const wallet = WALLET_INTERFACES.get(codeHash);
-  if (wallet) return { interfaces: [wallet], methods: code ? getMethodIds(code) : null };
   const methods = code ? getMethodIds(code) : null;
+  const known = BY_CODE_HASH.get(codeHash);
+  if (known) return { interfaces: [known], methods };
   if (!methods) return { interfaces: [], methods };
   const has = new Set(methods);
-  return { interfaces: BY_METHODS.filter(([, needs]) => needs.every((id) => has.has(id))).map(([name]) => name), methods };
+  return { interfaces: BY_METHODS.filter(([, needs]) => needs.every((id) => has.has(id))).map(([name]) => name).sort(), methods };
 }
 
 /** Distinct codes remembered by a detector: far more than the standard codes in use on mainnet. */
@@ -67,7 +99,7 @@ export function createInterfaceDetector(maxEntries = INTERFACE_CACHE_ENTRIES, re
       code = null;
     }
     const found = detectInterfaces(codeHash, code, resolveLibrary);
-    // Without the code only a wallet hash is conclusive: do not remember a guess.
+    // Without the code only a known hash is conclusive: do not remember a guess.
     if (code === null && found.interfaces.length === 0) return found;
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
     cache.set(codeHash, found);

@@ -3,6 +3,7 @@ import { Blockchain, createShardAccount } from '@ton/sandbox';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { JettonMinter, JettonWallet, NftCollection, NftItem } from '@ton-community/assets-sdk';
 import { createHash } from 'node:crypto';
+import TonWeb from 'tonweb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLOAD_V3_CODE_HEX } from '../../../localnet/src/traffic/highload-v3.js';
 import { createInterfaceDetector, detectInterfaces, getMethodIds, methodId, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, readTokenContent } from '../index.js';
@@ -30,6 +31,13 @@ describe('detectInterfaces()', () => {
     expect(detectInterfaces(hashOf(v4), v4).methods).toContain(methodId('seqno'));
     expect(detectInterfaces(hashOf(v5), v5).interfaces).toEqual(['wallet_v5r1']);
     expect(detectInterfaces(hashOf(hl), hl).interfaces).toEqual(['wallet_highload_v3r1']);
+  });
+
+  it('names wallet v4 r1 (tonweb\'s code) by the hash toncenter lists for it', async () => {
+    const code = new TonWeb.Wallets.all.v4R1(null as never, { publicKey: new Uint8Array(KEY) }).options.code!;
+    const cell = Cell.fromBoc(Buffer.from(await code.toBoc(false)))[0];
+    expect(hashOf(cell)).toBe(Buffer.from(await code.hash()).toString('base64'));
+    expect(detectInterfaces(hashOf(cell), cell).interfaces).toEqual(['wallet_v4r1']);
   });
 
   it('recognises the Jetton and NFT contracts of @ton-community/assets-sdk by their get-methods', () => {

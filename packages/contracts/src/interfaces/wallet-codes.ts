@@ -28,12 +28,22 @@ export function walletType(codeHash: string | null): WalletType | undefined {
 
 /**
  * Wallet interfaces by code hash, as toncenter's `interfaces` names them (`wallet_v4r2`): the
- * standard wallets above, plus highload wallet v3 (tonweb's code, the one the local network
- * deploys: packages/localnet/src/traffic/highload-v3.ts).
+ * standard wallets above, plus wallet v4 r1 (tonweb's code), highload wallet v3 (tonweb's code, the
+ * one the local network deploys: packages/localnet/src/traffic/highload-v3.ts), the second
+ * wallet v5 beta code, and the highload v1/v2 and preprocessed v2 wallets, whose hashes are those
+ * ton-index-go's detector lists.
  */
 export const WALLET_INTERFACES: ReadonlyMap<string, string> = new Map([
   ...[...WALLET_TYPES].map(([hash, type]): [string, string] => [hash, interfaceName(type)]),
+  ['ZN1UgFUixb6KnbWc6gEFzPDQh4bKeb64y3nogKjXMi0=', 'wallet_v4r1'],
+  ['5M87L0xtamHqDytUR9JmeFsmrzY32y3u5rzRqoJvNBI=', 'wallet_v5_beta'],
   ['EayteVWEQJDyg78ji8FEmHH3g+fMCXlAjT9IWUg+hSU=', 'wallet_highload_v3r1'],
+  ['2M27t58sXKpnesRQdwvgNRviHhJQSG3oXMUqoz3RZIQ=', 'wallet_highload_v1r1'],
+  ['Dc7tISadZgE+lbGfu1xVpvAa2tQIN7qo5SHN46AqpGw=', 'wallet_highload_v1r2'],
+  ['lJTRzI7fEvBWcaGpugmSEJbrUIEeGSTsZcPGKfu4CBI=', 'wallet_highload_v2'],
+  ['jOtFs81LXMYOquHBO5wJI5Jnf+U2sumy2AG2Lv+TH+E=', 'wallet_highload_v2r1'],
+  ['ID3U81ittJmTEpqpJcrDmRa2ig5PeNJujywraer6Vnk=', 'wallet_highload_v2r2'],
+  ['Reu86bXSNYhstr/hw62TtwjeBYJEiSNlye4N/kOct7U=', 'wallet_preprocessed_v2'],
 ]);
 
 /** `wallet v5 r1` -> `wallet_v5r1`, `wallet v5 beta` -> `wallet_v5_beta`. */
