@@ -181,12 +181,13 @@ describe('accounts over the localnet states and built wallets', () => {
     expect((body.address_book as Record<string, Json>)[raw(contractAddr)].user_friendly).toBe(contractAddr.toString({ bounceable: true, urlSafe: true }));
   });
 
-  it('addressBook: keyed by the exact strings sent; a non-address gets user_friendly null', async () => {
+  it('addressBook: keyed by the exact strings sent, with detected interfaces; a non-address gets user_friendly null', async () => {
     const lower = raw(v4.address).toLowerCase();
     const friendly = contractAddr.toString({ bounceable: false, urlSafe: true });
     const body = await ok<Record<string, Json>>(`/api/v3/addressBook?${q([lower, friendly, 'not-an-address'])}`);
     expect(body).toEqual({
-      [lower]: { user_friendly: v4.address.toString({ bounceable: false, urlSafe: true }), domain: null, interfaces: [] },
+      // @ton/ton's WalletContractV4 is wallet v4r2 code: toncenter's interface name for it.
+      [lower]: { user_friendly: v4.address.toString({ bounceable: false, urlSafe: true }), domain: null, interfaces: ['wallet_v4r2'] },
       [friendly]: { user_friendly: contractAddr.toString({ bounceable: true, urlSafe: true }), domain: null, interfaces: [] },
       'not-an-address': { user_friendly: null, domain: null, interfaces: [] },
     });

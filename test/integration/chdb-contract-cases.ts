@@ -1,5 +1,7 @@
-import type { readDnsEntries, readMultisigOrders, readMultisigWallets, readNftSales, readVestingContracts, ReadScope, Store } from '@tonstream/store';
-import { auction, dnsItem, dnsWallet, dnsWalletLater, multisig, order, proposer, raw, sale, signers, vesting, vestingOwner, vestingSender, whitelisted } from './contract-states.js';
+import type { readDnsDomains, readDnsEntries, readMultisigOrders, readMultisigWallets, readNftSales, readNftSalesBySeller, readSalesOfItems, readVestingContracts, ReadScope, Store } from '@tonstream/store';
+import {
+  auction, auctionSeller, dnsItem, dnsNamedWallet, dnsWallet, dnsWalletLater, multisig, order, proposer, raw, sale, saleNft, saleSeller, signers, vesting, vestingOwner, vestingSender, whitelisted,
+} from './contract-states.js';
 
 /**
  * store-chdb.test.ts's cases for the contract reads (migration 13) over `contractStates()`: every
@@ -13,6 +15,9 @@ export type ContractCases = {
   readMultisigOrders: Case<typeof readMultisigOrders>[];
   readVestingContracts: Case<typeof readVestingContracts>[];
   readNftSales: Case<typeof readNftSales>[];
+  readSalesOfItems: Case<typeof readSalesOfItems>[];
+  readNftSalesBySeller: Case<typeof readNftSalesBySeller>[];
+  readDnsDomains: Case<typeof readDnsDomains>[];
 };
 
 export function contractCases(scope: ReadScope, before: ReadScope): ContractCases {
@@ -51,6 +56,20 @@ export function contractCases(scope: ReadScope, before: ReadScope): ContractCase
     readNftSales: [
       { args: [scope, [raw(sale), raw(auction)]] },
       { args: [scope, [stranger]], empty: true },
+    ],
+    readSalesOfItems: [
+      { args: [scope, [{ nft: raw(saleNft), owner: raw(sale) }, { nft: raw(saleNft), owner: raw(auction) }]] },
+      // The auction sells another NFT.
+      { args: [scope, [{ nft: raw(saleNft), owner: raw(auction) }]], empty: true },
+    ],
+    readNftSalesBySeller: [
+      { args: [scope, [raw(saleSeller), raw(auctionSeller)]] },
+      { args: [before, [raw(saleSeller)]], empty: true },
+    ],
+    readDnsDomains: [
+      { args: [scope, [raw(dnsNamedWallet), raw(dnsWallet)]] },
+      // The item's owner is not its wallet record.
+      { args: [scope, [raw(dnsWallet)]], empty: true },
     ],
   };
 }

@@ -43,14 +43,17 @@ export const dictAddresses = (cell: Cell | null) => {
 export const DNS = fromHex(DNS_ITEM_CODE_HEX);
 export const dnsWallet = addr('dns wallet');
 export const dnsWalletLater = addr('dns wallet later');
-export function dnsData(wallet: Address): Cell {
+export function dnsData(wallet: Address, owner = addr('dns owner'), name = 'tonstream'): Cell {
   const records = Dictionary.empty(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
   records.set(dnsCategoryKey('wallet'), beginCell().storeUint(0x9fd3, 16).storeAddress(wallet).storeUint(0, 8).endCell());
   records.set(dnsCategoryKey('site'), beginCell().storeUint(0xad01, 16).storeBuffer(Buffer.alloc(32, 0x3c)).storeUint(0, 8).endCell());
-  return beginCell().storeUint(12345, 256).storeAddress(addr('dns collection')).storeAddress(addr('dns owner')).storeRef(beginCell().storeUint(0, 8).storeDict(records).endCell())
-    .storeRef(beginCell().storeStringTail('tonstream').endCell()).storeMaybeRef(null).storeUint(1_700_000_000, 64).endCell();
+  return beginCell().storeUint(12345, 256).storeAddress(addr('dns collection')).storeAddress(owner).storeRef(beginCell().storeUint(0, 8).storeDict(records).endCell())
+    .storeRef(beginCell().storeStringTail(name).endCell()).storeMaybeRef(null).storeUint(1_700_000_000, 64).endCell();
 }
 export const dnsItem = addr('dns item');
+// A DNS item "named.ton" whose owner is its own wallet record: that wallet's address-book domain.
+export const dnsNamed = addr('dns named');
+export const dnsNamedWallet = addr('dns named wallet');
 
 // Multisig v2 with two signers and a proposer; one order whose action sends 1.5 TON with a comment.
 export const MULTISIG = fromHex(MULTISIG_V2_CODE_HEX);
@@ -81,19 +84,23 @@ const vestingData = beginCell().storeUint(0, 32).storeUint(0x10c, 32).storeBuffe
 
 // A GetGems fixed-price sale and an auction.
 export const sale = addr('sale');
-const saleData = beginCell().storeBit(false).storeUint(1_700_000_123, 32).storeAddress(addr('marketplace')).storeAddress(addr('nft')).storeAddress(addr('seller')).storeCoins(toNano(25))
+export const saleNft = addr('nft');
+export const saleSeller = addr('seller');
+const saleData = beginCell().storeBit(false).storeUint(1_700_000_123, 32).storeAddress(addr('marketplace')).storeAddress(saleNft).storeAddress(saleSeller).storeCoins(toNano(25))
   .storeRef(beginCell().storeAddress(addr('marketplace fee')).storeCoins(toNano(1)).storeAddress(addr('royalty')).storeCoins(toNano(2))).storeBit(true).endCell();
 export const AUCTION = Cell.fromBase64(NFT_AUCTION_V3R2_CODE_BASE64);
 export const auction = addr('auction');
-const auctionData = beginCell().storeBit(false).storeBit(true).storeBit(false).storeAddress(addr('bidder')).storeCoins(toNano(7)).storeUint(1_700_000_900, 32).storeUint(1_700_086_400, 32).storeAddress(addr('auction seller'))
+export const auctionSeller = addr('auction seller');
+const auctionData = beginCell().storeBit(false).storeBit(true).storeBit(false).storeAddress(addr('bidder')).storeCoins(toNano(7)).storeUint(1_700_000_900, 32).storeUint(1_700_086_400, 32).storeAddress(auctionSeller)
   .storeRef(beginCell().storeAddress(addr('marketplace fee')).storeUint(5, 32).storeUint(100, 32).storeAddress(addr('royalty')).storeUint(3, 32).storeUint(100, 32))
   .storeRef(beginCell().storeInt(9_909_000, 32).storeAddress(addr('marketplace')).storeCoins(toNano(1)).storeCoins(toNano(500)).storeCoins(5).storeUint(300, 32).storeAddress(addr('auctioned nft')).storeUint(1_700_000_000, 32)).endCell();
 
 export const CONTRACTS: [Address, Cell, Cell][] = [[dnsItem, DNS, dnsData(dnsWallet)], [multisig, MULTISIG, multisigData], [order, ORDER, orderData], [vesting, VESTING, vestingData], [sale, NftSale.code, saleData], [auction, AUCTION, auctionData]];
 
-/** Every contract's state at `mcSeqno`, and the DNS item's next version (its wallet moved) at `laterMcSeqno`. */
+/** Every contract's state at `mcSeqno` (and the named DNS item's), and the DNS item's next version (its wallet moved) at `laterMcSeqno`. */
 export function contractStates(mcSeqno: number, laterMcSeqno: number): AccountStateRecord[] {
   const states = CONTRACTS.map(([a, code, data], i) => builtState(a, code, data, 1000n + BigInt(i), mcSeqno));
+  states.push(builtState(dnsNamed, DNS, dnsData(dnsNamedWallet, dnsNamedWallet, 'named'), 2000n, mcSeqno));
   states.push(builtState(dnsItem, DNS, dnsData(dnsWalletLater), 5000n, laterMcSeqno));
   return states;
 }

@@ -48,6 +48,7 @@ import {
   readCodeHashes,
   readCodeInterfaces,
   readDeadLetterCounts,
+  readDnsDomains,
   readDnsEntries,
   readIndexRates,
   readJettonHolders,
@@ -59,7 +60,9 @@ import {
   readNftCollections,
   readNftItems,
   readNftSales,
+  readNftSalesBySeller,
   readProgress,
+  readSalesOfItems,
   readTokenAddresses,
   readTokenEvents,
   readTopBalances,
@@ -130,6 +133,10 @@ const NOT_READS: Record<string, string> = {
   saveWatermark: 'a write (insert), not a query',
   withinBound: 'SQL fragment helper (ranked reads)',
   bucketCandidates: 'SQL fragment helper (ranked reads)',
+  readAddressFacts: 'composes readCodeHashes, readDnsDomains and readCodeInterfaces (each read here)',
+  buildTokenMetadata: 'composes readTokenAddresses and the token reads here, and the metadata cache read',
+  tokenMetadata: 'pure: shapes one metadata entry',
+  metadataOfEach: 'pure: picks each address\'s entries from a built map',
   rankedPage: 'runs inside readJettonHolders and readTopBalances',
 };
 
@@ -324,6 +331,9 @@ const READS = {
   readMultisigOrders,
   readVestingContracts,
   readNftSales,
+  readSalesOfItems,
+  readNftSalesBySeller,
+  readDnsDomains,
   // Last: it drops a receipt partition (chdb replays the DROP too; the final table dumps compare).
   dropOldReceipts,
 };
@@ -623,6 +633,8 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
     collection: { collection: [s(collection.address)] },
     index: { collection: [s(collection.address)], index: ['0', '1', s(item.item_index)] },
     byLastLt: { byLastLt: true },
+    // Other owners' items counted as the busiest owner's listings (the OR and the seller ordering).
+    listings: { owner: [itemOwner], listings: items.filter((i) => s(i.owner_address) !== itemOwner).slice(0, 2).map((i) => ({ sale: s(i.owner_address), nft: s(i.address), seller: itemOwner })) },
   };
   const W = (sc: ReadScope, f: JettonWalletFilter, p: ArgsOf<typeof readJettonWallets>[2]) => ({ args: [sc, f, p] as ArgsOf<typeof readJettonWallets> });
   const N = (sc: ReadScope, f: NftItemFilter, p: ArgsOf<typeof readNftItems>[2]) => ({ args: [sc, f, p] as ArgsOf<typeof readNftItems> });

@@ -39,3 +39,18 @@ export function contractTables(database: string): string[] {
 
 /** The tables `writeBatch` fills from account states (their lookups are filled by views). */
 export const CONTRACT_TABLES = ['dns_entries', 'multisig_wallets', 'multisig_orders', 'vesting_contracts', 'nft_sales'] as const;
+
+/**
+ * Migration 16: NFT sales by seller (`nft_owner_address`), for `/nft/items?owner_address=…&include_on_sale`
+ * (the items an owner has listed); filled by a view as migration 13's lookups, backfilled from the
+ * sales stored before it.
+ */
+export function nftSalesBySellerTable(database: string): string[] {
+  const db = ident(database);
+  const rows = `SELECT nft_owner_address, address, last_trans_lt, mc_block_seqno FROM ${db}.nft_sales WHERE nft_owner_address != ''`;
+  return [
+    `CREATE TABLE IF NOT EXISTS ${db}.nft_sales_by_seller (nft_owner_address String, address String, last_trans_lt UInt64, mc_block_seqno UInt32) ENGINE = ReplacingMergeTree ORDER BY (nft_owner_address, address, last_trans_lt)`,
+    `CREATE MATERIALIZED VIEW IF NOT EXISTS ${db}.nft_sales_by_seller_mv TO ${db}.nft_sales_by_seller AS ${rows}`,
+    `INSERT INTO ${db}.nft_sales_by_seller ${rows}`,
+  ];
+}

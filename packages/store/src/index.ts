@@ -21,6 +21,8 @@ export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder 
 export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';
 export * from './pending/index.js';
 export * from './api-keys/index.js';
-export { readCodeInterfaces, readJettonHolders, readJettonMasters, readJettonWallets, readNftCollections, readNftItems, readTokenAddresses, readTokenEvents, type EventFilter, type EventKind, type JettonWalletFilter, type NftItemFilter, type Row as TokenRow } from './reads/tokens.js';
+export { readCodeInterfaces, readJettonHolders, readJettonMasters, readJettonWallets, readNftCollections, readNftItems, readTokenAddresses, readTokenEvents, type EventFilter, type EventKind, type JettonWalletFilter, type NftItemFilter, type NftListing, type Row as TokenRow } from './reads/tokens.js';
 export * from './metadata/index.js';
-export { readDnsEntries, readMultisigOrders, readMultisigWallets, readNftSales, readVestingContracts, type ContractRow } from './reads/contracts.js';
+export { readDnsDomains, readDnsEntries, readMultisigOrders, readMultisigWallets, readNftSales, readNftSalesBySeller, readSalesOfItems, readVestingContracts, type ContractRow } from './reads/contracts.js';
+export { readAddressFacts, type AddressFacts } from './reads/address-facts.js';
+export { buildTokenMetadata, metadataOfEach, tokenMetadata, type AddressMetadata, type TokenInfo } from './reads/token-metadata.js';

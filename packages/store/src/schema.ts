@@ -1,5 +1,5 @@
 import { ident, str } from './sql.js';
-import { CONTRACT_TABLES, contractTables } from './contract-schema.js';
+import { CONTRACT_TABLES, contractTables, nftSalesBySellerTable } from './contract-schema.js';
 import { TOKEN_TABLES, tokenHistoryTables, tokenTables } from './token-schema.js';
 import { metadataTables } from './metadata/schema.js';
 import { accountStateSummaryTable, transactionReadTables, transactionTracesGranularity } from './transaction-tables.js';
@@ -218,6 +218,11 @@ export const MIGRATIONS: Migration[] = [
     version: 15,
     name: 'account state summaries (a transaction\'s states before and after without the code and data BoCs)',
     statements: (database) => accountStateSummaryTable(database),
+  },
+  {
+    version: 16,
+    name: 'NFT sales by seller (the items an owner has put on sale)',
+    statements: (database) => nftSalesBySellerTable(database),
   },
 ];
 

@@ -70,3 +70,48 @@ export async function readNftSales(store: Store, scope: ReadScope, addresses: re
   if (scope.watermark === null || addresses.length === 0) return [];
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', inList('address', addresses), scope.watermark)}) ORDER BY address`);
 }
+
+/** `(a, b) IN ((..), ..)` over literal string pairs. */
+const pairIn = (columns: [string, string], pairs: readonly [string, string][]) => `(${columns.join(', ')}) IN (${pairs.map(([a, b]) => `(${str(a)}, ${str(b)})`).join(', ')})`;
+
+/**
+ * Of `items` (an NFT and its owner at the watermark), those whose owner is a sale or auction contract
+ * indexed as selling that very NFT: the sale rows at the watermark (a sale's NFT never changes, so the
+ * contract's newest version decides). Found by key: the owners are the sale addresses.
+ */
+export async function readSalesOfItems(store: Store, scope: ReadScope, items: readonly { nft: string; owner: string }[]): Promise<ContractRow[]> {
+  const owned = items.filter((i) => i.owner !== '');
+  if (scope.watermark === null || owned.length === 0) return [];
+  const inner = latest(store, 'nft_sales', inList('address', [...new Set(owned.map((i) => i.owner))]), scope.watermark);
+  return rows(store, scope, `SELECT * FROM (${inner}) WHERE ${pairIn(['address', 'nft_address'], owned.map((i) => [i.owner, i.nft]))} ORDER BY address`);
+}
+
+/**
+ * The sale and auction contracts at the watermark whose seller (`nft_owner_address`) is one of
+ * `sellers`, ordered by address. No lookup table is keyed by seller (migration 13 has `nft_sales_by_nft`
+ * only), so the candidates come from a scan of the seller column of `nft_sales`.
+ */
+export async function readNftSalesBySeller(store: Store, scope: ReadScope, sellers: readonly string[]): Promise<ContractRow[]> {
+  if (scope.watermark === null || sellers.length === 0) return [];
+  const named = `address IN (SELECT address FROM ${store.database}.nft_sales_by_seller ${sqlWhere([...inList('nft_owner_address', sellers), atWatermark(scope.watermark)])})`;
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', [named], scope.watermark)}) WHERE nft_owner_address IN ${strList(sellers)} ORDER BY address`);
+}
+
+/**
+ * The DNS name of each of `addresses` that has one at the watermark: toncenter's address-book rule,
+ * the shortest (then first) domain of a DNS item whose owner and wallet record are both the address.
+ * One read for all of them, candidates named by `dns_entries_by_wallet`.
+ */
+export async function readDnsDomains(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>();
+  const distinct = [...new Set(addresses)];
+  if (scope.watermark === null || distinct.length === 0) return found;
+  const wallets = inList('dns_wallet', distinct);
+  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, scope.watermark)], scope.watermark);
+  const got = await store.query<{ dns_wallet: string; domain: string }>(
+    `SELECT dns_wallet, domain FROM (${inner}) ${sqlWhere([...wallets, 'owner_address = dns_wallet', "domain != ''"])} ORDER BY dns_wallet, length(domain), domain LIMIT 1 BY dns_wallet`,
+    scope.query,
+  );
+  for (const r of got) found.set(r.dns_wallet, r.domain);
+  return found;
+}

@@ -99,23 +99,46 @@ export async function readNftCollections(store: Store, scope: ReadScope, f: { ad
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_collections', '*', list('address', f.address), scope.watermark)}) ${outer} ORDER BY address ${sqlPage(page)}`);
 }
 
-export type NftItemFilter = { address?: string[]; owner?: string[]; collection?: string[]; index?: string[]; byLastLt?: boolean };
+/** An NFT listed on a sale or auction contract: the contract, the NFT, and its seller (the real owner). */
+export type NftListing = { sale: string; nft: string; seller: string };
+
+export type NftItemFilter = {
+  address?: string[];
+  owner?: string[];
+  collection?: string[];
+  index?: string[];
+  byLastLt?: boolean;
+  /** With `owner`: the owners' listings; an item still owned by its listing's contract counts as its seller's. */
+  listings?: readonly NftListing[];
+};
+
+const strArray = (values: readonly string[]) => `[${values.map(str).join(', ')}]`;
 
 /**
  * NFT items. By collection: `nft_items_by_collection` (ordered by index); by owner:
  * `nft_items_by_owner` names candidates (an item that changed owner keeps its old row there) and the
- * item's latest row decides. Ordered by (owner,) collection, index, or by last transaction lt.
+ * item's latest row decides. Ordered by (owner,) collection, index, or by last transaction lt. With
+ * `listings`, an item whose owner at the watermark is its listing's contract is also the seller's,
+ * and orders under the seller.
  */
 export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFilter, page: Pick<Page, 'limit' | 'offset'>): Promise<Row[]> {
   if (scope.watermark === null) return [];
   const db = store.database;
+  const listings = f.owner?.length ? (f.listings ?? []) : [];
+  const listed = listings.length > 0 ? ` OR address IN ${strList(listings.map((l) => l.nft))}` : '';
   const candidates = f.owner?.length
-    ? [`address IN (SELECT address FROM ${db}.nft_items_by_owner ${sqlWhere([...list('owner_address', f.owner), ...list('collection_address', f.collection)])})`]
+    ? [`(address IN (SELECT address FROM ${db}.nft_items_by_owner ${sqlWhere([...list('owner_address', f.owner), ...list('collection_address', f.collection)])})${listed})`]
     : f.collection?.length
       ? [`address IN (SELECT address FROM ${db}.nft_items_by_collection ${sqlWhere([...list('collection_address', f.collection), ...list('item_index', f.index)])})`]
       : [];
-  const outer = [...list('owner_address', f.owner), ...list('collection_address', f.collection), ...list('item_index', f.index)];
-  const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? 'owner_address, collection_address, length(item_index), item_index, address' : 'collection_address, length(item_index), item_index, address';
+  const byOwner = f.owner?.length
+    ? listings.length > 0
+      ? [`(owner_address IN ${strList(f.owner)} OR (owner_address, address) IN (${listings.map((l) => `(${str(l.sale)}, ${str(l.nft)})`).join(', ')}))`]
+      : list('owner_address', f.owner)
+    : [];
+  const outer = [...byOwner, ...list('collection_address', f.collection), ...list('item_index', f.index)];
+  const owner = listings.length > 0 ? `transform(owner_address, ${strArray(listings.map((l) => l.sale))}, ${strArray(listings.map((l) => l.seller))}, owner_address)` : 'owner_address';
+  const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? `${owner}, collection_address, length(item_index), item_index, address` : 'collection_address, length(item_index), item_index, address';
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_items', '*', [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
 }
 

@@ -1,6 +1,6 @@
 import { createInterfaceDetector } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
-import { readAccountStates, readCodeHashes, readTopBalances } from '@tonstream/store';
+import { readAccountStates, readAddressFacts, readTopBalances } from '@tonstream/store';
 import { addressBookRow, type AddressBookRow, buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
@@ -132,10 +132,11 @@ export const addressBookEndpoint = defineEndpoint({
     const inputs = ctx.params.address;
     const raws = new Map(inputs.map((text) => [text, kinds.address.parse(text)]));
     const valid = [...new Set([...raws.values()].filter((r): r is string => r !== undefined))];
-    const codes = await readCodeHashes(ctx.store, ctx.scope, valid);
+    const facts = await readAddressFacts(ctx.store, ctx.scope, valid);
     const book: Record<string, AddressBookRow> = {};
     for (const [text, raw] of raws) {
-      book[text] = raw === undefined ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, codes.get(raw) ?? null, ctx.testnet);
+      const f = raw === undefined ? undefined : facts.get(raw);
+      book[text] = raw === undefined ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, f?.codeHash ?? null, ctx.testnet, f?.interfaces, f?.domain ?? null);
     }
     return book;
   },

@@ -1,4 +1,4 @@
-import { readCodeHashes, readCodeInterfaces, type ReadScope, type Store } from '@tonstream/store';
+import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from './address.js';
 import { WALLET_TYPES } from './wallets.js';
 
@@ -13,23 +13,21 @@ export type AddressBookRow = { user_friendly: string | null; domain: string | nu
 /**
  * toncenter's rule (toncenter-v3.md §3 AddressBookRow): bounceable unless the account has no code
  * (no state stored, uninit, nonexist) or runs a known wallet code; test-only flag on testnet.
+ * `domain` is the address's DNS name (readDnsDomains), null when it has none.
  */
-export function addressBookRow(raw: string, codeHash: string | null, testnet: boolean, interfaces: string[] = []): AddressBookRow {
+export function addressBookRow(raw: string, codeHash: string | null, testnet: boolean, interfaces: string[] = [], domain: string | null = null): AddressBookRow {
   const a = parseAddress(raw);
   const bounceable = codeHash !== null && !WALLET_CODE_HASHES.has(codeHash);
-  // DNS names need the DNS slice; until then null.
-  return { user_friendly: a ? friendlyAddress(a, { bounceable, testOnly: testnet }) : null, domain: null, interfaces };
+  return { user_friendly: a ? friendlyAddress(a, { bounceable, testOnly: testnet }) : null, domain, interfaces };
 }
 
-/** The `address_book` of a response: one row per distinct raw address. Code hashes are the latest stored. */
+/**
+ * The `address_book` of a response: one row per distinct raw address, from the stored facts of each
+ * (readAddressFacts: latest code hash, its interfaces, DNS name; shared with the streamer).
+ */
 export async function buildAddressBook(store: Store, scope: ReadScope, addresses: Iterable<string | null>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
-  const distinct = [...new Set([...addresses].filter((a): a is string => a !== null))];
-  const codes = await readCodeHashes(store, scope, distinct);
-  const interfaces = await readCodeInterfaces(store, scope, [...codes.values()].filter((c): c is string => c !== null));
+  const facts = await readAddressFacts(store, scope, addresses);
   const book: Record<string, AddressBookRow> = {};
-  for (const a of distinct) {
-    const code = codes.get(a) ?? null;
-    book[a] = addressBookRow(a, code, testnet, (code && interfaces.get(code)?.interfaces) || []);
-  }
+  for (const [a, f] of facts) book[a] = addressBookRow(a, f.codeHash, testnet, f.interfaces, f.domain);
   return book;
 }

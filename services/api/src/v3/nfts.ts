@@ -1,4 +1,4 @@
-import { readNftCollections, readNftItems, readTokenEvents, type TokenRow } from '@tonstream/store';
+import { type ContractRow, readNftCollections, readNftItems, readNftSalesBySeller, readSalesOfItems, readTokenEvents, type TokenRow } from '@tonstream/store';
 import { HttpError } from '../http-error.js';
 import { defineEndpoint } from './endpoint.js';
 import { tokenSideObjects } from './jettons.js';
@@ -8,7 +8,11 @@ import { ref } from './schemas.js';
 import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './token-objects.js';
 import { nftIndex, transferDirection } from './token-params.js';
 
-/** The NFTs family (toncenter-v3.md §2.4), read from the token tables (migration 9). Sales are not indexed yet: `on_sale` is false. */
+/**
+ * The NFTs family (toncenter-v3.md §2.4), read from the token tables (migration 9). An item whose
+ * owner at the watermark is a sale or auction contract indexed for it (`nft_sales`, migration 13) is
+ * on sale: `owner_address` stays the contract that holds it, `real_owner` is the seller.
+ */
 
 const ADDRS = (what: string) => list(kinds.address, `${what} (repeat the key).`);
 
@@ -37,7 +41,7 @@ export const nftItemsEndpoint = defineEndpoint({
     owner_address: ADDRS('Owner addresses'),
     collection_address: ADDRS('Collection addresses; more than one needs exactly one owner_address'),
     index: list(nftIndex, 'Item indexes (digits); needs collection_address.'),
-    include_on_sale: optional(kinds.bool, 'With owner_address, also items on sale (sale contracts are not indexed yet: no effect).'),
+    include_on_sale: optional(kinds.bool, 'With owner_address, also the items these owners have listed on a sale or auction contract (matched by real_owner).'),
     sort_by_last_transaction_lt: optional(kinds.bool, 'Order by last transaction lt, newest first.'),
     limit: limit(),
     offset: offset(),
@@ -47,18 +51,34 @@ export const nftItemsEndpoint = defineEndpoint({
     const p = ctx.params;
     if ((p.collection_address?.length ?? 0) > 1 && p.owner_address?.length !== 1) throw new HttpError(422, 'exact one owner_address required for multiple collection_address');
     if (p.index && !p.collection_address) throw new HttpError(422, 'index parameter is not allowed without the collection_address');
-    const rows = await readNftItems(ctx.store, ctx.scope, { address: p.address, owner: p.owner_address, collection: p.collection_address, index: p.index, byLastLt: p.sort_by_last_transaction_lt }, { limit: p.limit, offset: p.offset });
+    const listings = p.include_on_sale && p.owner_address?.length
+      ? (await readNftSalesBySeller(ctx.store, ctx.scope, p.owner_address)).map((s) => ({ sale: String(s.address), nft: String(s.nft_address), seller: String(s.nft_owner_address) }))
+      : undefined;
+    const rows = await readNftItems(ctx.store, ctx.scope, { address: p.address, owner: p.owner_address, collection: p.collection_address, index: p.index, byLastLt: p.sort_by_last_transaction_lt, listings }, { limit: p.limit, offset: p.offset });
     const wanted = [...new Set(rows.map((r) => String(r.collection_address)).filter((a) => a !== ''))];
     const collections = new Map<string, { object: NftCollectionObject; common: string }>();
-    if (wanted.length > 0) {
-      for (const c of (await readNftCollections(ctx.store, ctx.scope, { address: wanted }, { limit: wanted.length, offset: 0 })) as TokenRow[]) {
-        collections.set(String(c.address), { object: toNftCollection(c), common: String(c.common_content ?? '') });
-      }
-    }
-    const nft_items = rows.map((r) => toNftItem(r, collections));
-    return { nft_items, ...(await tokenSideObjects(ctx, nft_items.flatMap((i) => [i.address, i.owner_address, i.collection_address]))) };
+    const [collectionRows, sales] = await Promise.all([
+      wanted.length > 0 ? readNftCollections(ctx.store, ctx.scope, { address: wanted }, { limit: wanted.length, offset: 0 }) : Promise.resolve([] as TokenRow[]),
+      readSalesOfItems(ctx.store, ctx.scope, rows.map((r) => ({ nft: String(r.address), owner: String(r.owner_address) }))),
+    ]);
+    for (const c of collectionRows) collections.set(String(c.address), { object: toNftCollection(c), common: String(c.common_content ?? '') });
+    const saleOf = new Map(sales.map((s) => [String(s.nft_address), s]));
+    const nft_items = rows.map((r) => ({ ...toNftItem(r, collections), ...saleFields(saleOf.get(String(r.address))) }));
+    return { nft_items, ...(await tokenSideObjects(ctx, nft_items.flatMap((i) => [i.address, i.owner_address, i.collection_address, i.real_owner ?? null]))) };
   },
 });
+
+/**
+ * toncenter's sale fields of an item: `on_sale`, and while on sale the holding contract
+ * (`sale_contract_address` for a fixed-price sale, `auction_contract_address` for an auction) and the
+ * seller as `real_owner`; the optional ones are absent otherwise.
+ */
+function saleFields(sale: ContractRow | undefined): { on_sale: boolean; sale_contract_address?: string; auction_contract_address?: string; real_owner?: string } {
+  if (!sale) return { on_sale: false };
+  const contract = sale.type === 'getgems_sale' ? { sale_contract_address: String(sale.address) } : { auction_contract_address: String(sale.address) };
+  const seller = String(sale.nft_owner_address ?? '');
+  return { on_sale: true, ...contract, ...(seller === '' ? {} : { real_owner: seller }) };
+}
 
 export const nftTransfersEndpoint = defineEndpoint({
   path: '/nft/transfers',

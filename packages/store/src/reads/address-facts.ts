@@ -1,0 +1,27 @@
+import type { Store } from '../client.js';
+import { readCodeHashes } from './accounts.js';
+import { readDnsDomains } from './contracts.js';
+import type { ReadScope } from './scope.js';
+import { readCodeInterfaces } from './tokens.js';
+
+/** What an address book row says of an address besides its user-friendly form. */
+export type AddressFacts = { codeHash: string | null; interfaces: string[]; domain: string | null };
+
+/**
+ * The stored facts of each address an address book shows (toncenter-v3.md §3 AddressBookRow): its
+ * latest code hash, the interfaces detected for that code, and its DNS name (readDnsDomains). Code
+ * hashes and names are read together, then the interfaces of the codes found. Every address asked
+ * gets an entry (null code, no interfaces, no name when nothing is stored).
+ */
+export async function readAddressFacts(store: Store, scope: ReadScope, addresses: Iterable<string | null>): Promise<Map<string, AddressFacts>> {
+  const distinct = [...new Set([...addresses].filter((a): a is string => a !== null))];
+  const out = new Map<string, AddressFacts>();
+  if (distinct.length === 0) return out;
+  const [codes, domains] = await Promise.all([readCodeHashes(store, scope, distinct), readDnsDomains(store, scope, distinct)]);
+  const interfaces = await readCodeInterfaces(store, scope, [...new Set([...codes.values()].filter((c): c is string => c !== null))]);
+  for (const a of distinct) {
+    const codeHash = codes.get(a) ?? null;
+    out.set(a, { codeHash, interfaces: (codeHash && interfaces.get(codeHash)?.interfaces) || [], domain: domains.get(a) ?? null });
+  }
+  return out;
+}
