@@ -2,13 +2,17 @@
  * `npm run --silent bench:streaming`: one streamer on the local network's traffic (localnet -> fetcher
  * -> decoder -> writer), BENCH_CLIENTS subscribers (half SSE, half WebSocket, 10 addresses each) run by
  * BENCH_CLIENT_PROCESSES forked load generators (streaming-bench-clients.ts), so the clients do not
- * compete with one event loop. After a warm-up, three phases: `without_stalled` (BENCH_SECONDS/2, every
- * client reading); `with_stalled` (one more WebSocket client subscribes to every address and stops
- * reading, until the streamer drops it, at most MAX_STALL_WAIT_MS); `after_drop` (BENCH_SECONDS/2 again).
+ * compete with one event loop. The traffic spreads over BENCH_TRAFFIC_WALLETS wallets; once BENCH_POOL
+ * accounts have transacted, the clients' addresses are drawn evenly from them (each address watched by
+ * clients x 10 / pool of them; a small pool is the hot-address case). First a baseline: one WebSocket
+ * client watching the whole pool, alone, for BASELINE_MS. Then, after a warm-up with every client
+ * connected, three phases: `without_stalled` (BENCH_SECONDS/2, every client reading); `with_stalled`
+ * (one more WebSocket client subscribes to every address and stops reading, until the streamer drops
+ * it, at most MAX_STALL_WAIT_MS); `after_drop` (BENCH_SECONDS/2 again).
  * Prints one JSON line: delivery latency p50/p99 (Kafka timestamp of the event's masterchain block meta,
- * the moment the block became whole in the topics -> client; confirmed events) overall and per phase,
- * notifications/s delivered, the streamer's RSS and resume window per phase, and when and why the
- * stalled client was dropped.
+ * the moment the block became whole in the topics -> client; confirmed events) overall, per phase and
+ * for the baseline, with the ratios to it; notifications/s delivered, the streamer's RSS and resume
+ * window per phase, and when and why the stalled client was dropped.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -26,6 +30,11 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 60);
 const CLIENT_PROCESSES = Number(process.env.BENCH_CLIENT_PROCESSES ?? 2);
 const TRAFFIC_RATE = Number(process.env.BENCH_TRAFFIC_RATE ?? 20);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 400);
+const TRAFFIC_WALLETS = Number(process.env.BENCH_TRAFFIC_WALLETS ?? 1000);
+const POOL = Number(process.env.BENCH_POOL ?? 500);
+/** How long the bench waits for BENCH_POOL accounts to transact before going on with those it saw. */
+const POOL_WAIT_MS = 120_000;
+const BASELINE_MS = 10_000;
 /** BENCH_STALLED=0: a control run, the middle phase lasts BENCH_CONTROL_SECONDS with no stalled client. */
 const STALLED = process.env.BENCH_STALLED !== '0';
 const CONTROL_SECONDS = Number(process.env.BENCH_CONTROL_SECONDS ?? 30);
@@ -48,8 +57,8 @@ const env = {
   LOG_LEVEL: 'warn',
 };
 const procs: ServiceProcess[] = [];
-const start = async (name: string, extra: Record<string, string> = {}, args: string[] = []) => {
-  const p = startService(name, { ...env, METRICS_PORT: String(await freePort()), ...extra }, join(dir, 'logs'), args);
+const start = async (name: string, extra: Record<string, string> = {}, args: string[] = [], nodeArgs: string[] = []) => {
+  const p = startService(name, { ...env, METRICS_PORT: String(await freePort()), ...extra }, join(dir, 'logs'), args, nodeArgs);
   procs.push(p);
   return p;
 };
@@ -66,15 +75,19 @@ if (openFiles < CLIENTS + 1024) throw new Error(`bench:streaming: the open-file 
 
 const port = await freePort();
 // Bench clients carry no API key: no per-address connection limit for them.
-const streamer = await start('streamer', { STREAMER_PORT: String(port), LOG_LEVEL: 'info', STREAMER_MAX_CONNECTIONS_ANONYMOUS: '-1' });
+// BENCH_STREAMER_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the streamer alone.
+const streamerNodeArgs = (process.env.BENCH_STREAMER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const streamer = await start('streamer', { STREAMER_PORT: String(port), LOG_LEVEL: 'info', STREAMER_MAX_CONNECTIONS_ANONYMOUS: '-1' }, [], streamerNodeArgs);
 await streamer.waitFor(/streamer reading/);
-await (await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: String(ROUND_MS), LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `sbench-${run}`, LOCALNET_LEDGER: ledgerPath, LOG_LEVEL: 'info' }, ['--reset'])).waitFor(/localnet serving/);
+await (await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: String(ROUND_MS), LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_TRAFFIC_WALLETS: String(TRAFFIC_WALLETS), LOCALNET_SEED: `sbench-${run}`, LOCALNET_LEDGER: ledgerPath, LOG_LEVEL: 'info' }, ['--reset'])).waitFor(/localnet serving/);
 for (const s of ['writer', 'decoder', 'fetcher']) await start(s);
 
-// The load generators: each gets an equal share of the subscriptions.
-const children: ChildProcess[] = Array.from({ length: CLIENT_PROCESSES }, () => fork(fileURLToPath(new URL('./streaming-bench-clients.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+const forkClients = () => fork(fileURLToPath(new URL('./streaming-bench-clients.js', import.meta.url)), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+// The load generators: each gets an equal share of the subscriptions. The baseline's client has its own.
+const children: ChildProcess[] = Array.from({ length: CLIENT_PROCESSES }, forkClients);
+const baselineChild = forkClients();
 const tell = (msg: ParentMessage) => {
-  for (const c of children) if (c.connected) c.send(msg);
+  for (const c of [...children, baselineChild]) if (c.connected) c.send(msg);
 };
 const next = (c: ChildProcess, kind: ChildMessage['kind']) => new Promise<ChildMessage>((resolve) => {
   const on = (m: ChildMessage) => {
@@ -96,8 +109,25 @@ await consumer.run({
   },
 });
 
-while (accountsSeen().length < 30) await sleep(500);
-const pool = accountsSeen();
+const poolSince = Date.now();
+while (accountsSeen().length < POOL && Date.now() - poolSince < POOL_WAIT_MS) await sleep(500);
+const pool = accountsSeen().slice(0, POOL);
+log(`${pool.length} accounts to watch (${Date.now() - poolSince} ms)`);
+
+// Baseline: one client alone, watching every address of the pool.
+const report = (c: ChildProcess) => {
+  const r = next(c, 'report');
+  c.send({ cmd: 'report' } satisfies ParentMessage);
+  return r as Promise<Extract<ChildMessage, { kind: 'report' }>>;
+};
+const baselineOpen = next(baselineChild, 'connected');
+baselineChild.send({ cmd: 'start', port, subscriptions: [{ index: 1, addresses: pool }] } satisfies ParentMessage);
+await baselineOpen;
+baselineChild.send({ cmd: 'phase', name: 'baseline' } satisfies ParentMessage);
+await sleep(BASELINE_MS);
+const baselineReport = await report(baselineChild);
+baselineChild.send({ cmd: 'stop' } satisfies ParentMessage);
+
 const pick = (i: number) => Array.from({ length: ADDRESSES_PER_CLIENT }, (_, k) => pool[(i * 7 + k * 13) % pool.length]);
 const connectedAt = Date.now();
 const connected = children.map((c) => next(c, 'connected'));
@@ -147,18 +177,14 @@ t = Date.now();
 seconds.after_drop = await measure('after_drop', () => Date.now() - t >= half);
 const rssEnd = rss();
 
-const reports = await Promise.all(children.map((c) => {
-  const r = next(c, 'report');
-  c.send({ cmd: 'report' } satisfies ParentMessage);
-  return r;
-})) as Extract<ChildMessage, { kind: 'report' }>[];
+const reports = await Promise.all(children.map(report));
 
 /** Merges the children's histograms of the named phases; percentiles in ms. */
-function summary(names: string[]) {
+function summary(names: string[], from = reports) {
   const counts = new Map<number, number>();
   let received = 0;
   let overflow = 0;
-  for (const r of reports) for (const p of r.phases as PhaseReport[]) {
+  for (const r of from) for (const p of r.phases as PhaseReport[]) {
     if (!names.includes(p.name)) continue;
     received += p.received;
     overflow += p.overflow;
@@ -172,11 +198,14 @@ function summary(names: string[]) {
     for (const [ms, c] of sorted) if ((seen += c) >= rank) return ms;
     return null;
   };
-  const secs = names.reduce((n, name) => n + seconds[name], 0);
+  const secs = names.reduce((n, name) => n + (seconds[name] ?? BASELINE_MS / 1000), 0);
   return { p50_ms: pct(0.5), p99_ms: pct(0.99), samples, notifications_per_s: Math.round(received / secs) };
 }
 
 const mb = (b: number) => Math.round(b / 1024 / 1024);
+const latency = summary(['without_stalled', 'with_stalled', 'after_drop']);
+const baseline = summary(['baseline'], [baselineReport]);
+const ratio = (a: number | null, b: number | null) => (a === null || b === null || b === 0 ? null : Math.round((a / b) * 10) / 10);
 const result = {
   bench: 'streaming',
   clients: CLIENTS,
@@ -185,9 +214,11 @@ const result = {
   ws: Math.floor(CLIENTS / 2),
   addresses_per_client: ADDRESSES_PER_CLIENT,
   client_processes: CLIENT_PROCESSES,
-  traffic: { rate_per_round: TRAFFIC_RATE, round_ms: ROUND_MS, pool_addresses: pool.length },
+  traffic: { rate_per_round: TRAFFIC_RATE, round_ms: ROUND_MS, wallets: TRAFFIC_WALLETS, pool_addresses: pool.length, subscribers_per_address: Math.round((CLIENTS * ADDRESSES_PER_CLIENT) / pool.length) },
   seconds: Math.round(seconds.without_stalled + seconds.with_stalled + seconds.after_drop),
-  latency: { ...summary(['without_stalled', 'with_stalled', 'after_drop']), from: 'kafka timestamp of the masterchain block meta -> client (confirmed events)' },
+  latency: { ...latency, from: 'kafka timestamp of the masterchain block meta -> client (confirmed events)' },
+  baseline: { clients: 1, addresses: pool.length, seconds: BASELINE_MS / 1000, ...baseline },
+  latency_vs_baseline: { p50: ratio(latency.p50_ms, baseline.p50_ms), p99: ratio(latency.p99_ms, baseline.p99_ms) },
   without_stalled: { seconds: Math.round(seconds.without_stalled), ...summary(['without_stalled']) },
   with_stalled: { seconds: Math.round(seconds.with_stalled), ...summary(['with_stalled']) },
   after_drop: { seconds: Math.round(seconds.after_drop), ...summary(['after_drop']) },

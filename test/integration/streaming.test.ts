@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKeyStore, createStore, type Store } from '@tonstream/store';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { runPython } from './python.js';
 import { type Received, sseClient, wsClient } from './streaming-clients.js';
+import { expectedTransactions, readLedger } from './streaming-ledger.js';
 
 /**
  * The streamer on real local-network traffic: localnet -> fetcher -> decoder -> writer (the watermark)
@@ -29,8 +30,6 @@ const MIN_CONNECTION_MS = 300;
 /** Upper bound of the traffic test: ~3.5 min on a quiet machine, much longer on a loaded one (rounds slow down). */
 const RUN_TIMEOUT_S = 1_100;
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-streaming-${run}-`));
@@ -44,10 +43,7 @@ const redisPrefix = `tonstream-test:streaming:${run}:`;
 let redis: Redis;
 let apiKey = '';
 
-function ledger(): LedgerRound[] {
-  if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
-}
+const ledger = () => readLedger(ledgerPath);
 const head = () => ledger().at(-1)?.mc_seqno ?? 0;
 
 function assertAlive() {
@@ -61,26 +57,6 @@ async function start(name: string, extra: Record<string, string> = {}, args: str
 
 async function health(): Promise<{ components: { streamer: { fanout: { lastWhole: { confirmed: number; finalized: number } } } } }> {
   return (await fetch(`${base}/api/streaming/healthz`)).json() as never;
-}
-
-/** What the ledger says the stream must carry: transactions of traces rooted in an external (or unknown) inbound message, by round. */
-function expectedTransactions(accounts: Set<string>, fromRound: number, toRound: number) {
-  const sentBy = new Map<string, LedgerTx>();
-  const inTrace = new Set<string>();
-  const out = new Map<string, { account: string; lt: string; round: number }>();
-  for (const r of ledger()) {
-    if (r.mc_seqno > toRound) break;
-    const txs = r.blocks.flatMap((b) => b.transactions).sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
-    for (const t of txs) {
-      if (t.in_msg === null) continue;
-      const parent = sentBy.get(t.in_msg);
-      if (parent && !inTrace.has(parent.hash)) continue;
-      inTrace.add(t.hash);
-      for (const m of t.out_msgs) sentBy.set(m, t);
-      if (r.mc_seqno > fromRound && accounts.has(t.account)) out.set(t.hash, { account: t.account, lt: t.lt, round: r.mc_seqno });
-    }
-  }
-  return out;
 }
 
 function ledgerTxs() {
@@ -201,7 +177,7 @@ describe('streamer on local-network traffic', () => {
       }
     }
     // And every transaction the ledger has for them after the subscription arrives, confirmed then finalized, once each.
-    const want = expectedTransactions(upper, subscribedAt, STOP_AT);
+    const want = expectedTransactions(ledger(), upper, subscribedAt, STOP_AT);
     expect(want.size).toBeGreaterThan(20);
     for (const stage of ['confirmed', 'finalized']) {
       const got = txsOf(events.map((e) => e.data), stage).filter((t) => t.mc_block_seqno > subscribedAt);

@@ -15,16 +15,29 @@ export type TraceNode = { tx_hash: string; in_msg_hash: string | null; parent: s
 export type JettonWalletState = { owner: string; jetton: string; balance: string };
 
 /**
+ * What the store said of an event's addresses when it was emitted (the streamer looks it up for the
+ * clients that asked for `address_book` / `metadata`): each address's book `domain` and `interfaces`,
+ * and the v3 `metadata` entries each address brings (its own, a Jetton wallet's master's with it).
+ * An address it does not list shows its user-friendly form only and brings no metadata.
+ */
+export type AddressExtras = {
+  book: ReadonlyMap<string, { domain: string | null; interfaces: readonly string[] }>;
+  metadata: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
+};
+
+/**
  * An event as the fan-out holds it: what matching and serialization need, before per-client
  * filtering. `transactions` covers one trace's transactions of one masterchain block (or of one
- * emulation); `actions` and `trace` one whole trace, once it is complete (or emulated).
+ * emulation); `actions` and `trace` one whole trace, once it is complete (or emulated). `extras`:
+ * set by the streamer before emitting, when some client asked for them.
  */
-export type BlockEvent =
+export type BlockEvent = (
   | { type: 'transactions'; norm: string; accounts: Set<string>; txs: EventTx[] }
   | { type: 'actions'; norm: string; accounts: Set<string>; actions: EventAction[] }
   | { type: 'trace'; norm: string; externalHash: string | null; nodes: TraceNode[]; txs: EventTx[]; actions: EventAction[] }
   | { type: 'account_state_change'; account: string; state: AccountStateRecord }
-  | { type: 'jettons_change'; account: string; wallet: JettonWalletState; state: AccountStateRecord };
+  | { type: 'jettons_change'; account: string; wallet: JettonWalletState; state: AccountStateRecord }
+) & { extras?: AddressExtras };
 
 /** A trace's events besides its transactions: `actions` then `trace` (§7: within one classification actions come first). */
 export function traceEvents(norm: string, externalHash: string | null, nodes: TraceNode[], txs: EventTx[], actions: readonly ActionRecord[]): BlockEvent[] {
@@ -190,12 +203,22 @@ export function accountStateJson(s: AccountStateRecord) {
 /** What a client's view of an event depends on besides the event itself. */
 export type View = { addresses: ReadonlySet<string>; includeAddressBook: boolean; includeMetadata: boolean } & ActionFilter;
 
-type Book = Record<string, { user_friendly: string; domain: null; interfaces: string[] }>;
+type Book = Record<string, { user_friendly: string; domain: string | null; interfaces: readonly string[] }>;
 
-function bookOf(entries: Iterable<[string | null, boolean]>): Book {
+function bookOf(entries: Iterable<[string | null, boolean]>, known: AddressExtras | undefined): Book {
   const book: Book = {};
-  for (const [raw, bounceable] of entries) if (raw !== null && !(raw in book)) book[raw] = { user_friendly: userFriendly(raw, bounceable), domain: null, interfaces: [] };
+  for (const [raw, bounceable] of entries) {
+    if (raw === null || raw in book) continue;
+    const facts = known?.book.get(raw);
+    book[raw] = { user_friendly: userFriendly(raw, bounceable), domain: facts?.domain ?? null, interfaces: facts?.interfaces ?? [] };
+  }
   return book;
+}
+
+function metadataOf(addresses: Iterable<string | null>, known: AddressExtras | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (known) for (const a of addresses) if (a !== null) Object.assign(out, known.metadata.get(a));
+  return out;
 }
 
 /** §6.1: the account, in_msg source and out_msgs destinations of the transactions. */
@@ -211,12 +234,36 @@ function* actionBookAddresses(actions: EventAction[]): Iterable<[string, boolean
   for (const a of actions) for (const raw of actionAddresses(a.record)) yield [raw, true];
 }
 
+const rawOf = (entries: Iterable<[string | null, boolean]>): Iterable<string | null> => [...entries].map(([raw]) => raw);
+
 /**
- * `address_book` and `metadata` as asked: the book restricted as §6 says per type; no token metadata
- * source in the streamer, so `metadata` is an empty object, as toncenter sends when it has none.
+ * The addresses whose facts an event's `address_book` and `metadata` may show, over every view (what
+ * the streamer looks up): §6 per type; `account_state_change` carries neither.
  */
-function extras(view: View, book: () => Book): string {
-  return `${view.includeAddressBook ? `,"address_book":${JSON.stringify(book())}` : ''}${view.includeMetadata ? ',"metadata":{}' : ''}`;
+export function extrasAddresses(e: BlockEvent): Set<string> {
+  const all = (entries: Iterable<string | null>) => new Set([...entries].filter((a): a is string => a !== null));
+  switch (e.type) {
+    case 'transactions':
+      return all(rawOf(txAddresses(e.txs)));
+    case 'actions':
+      return all(rawOf(actionBookAddresses(e.actions)));
+    case 'trace':
+      return all([...rawOf(txAddresses(e.txs)), ...rawOf(actionBookAddresses(e.actions))]);
+    case 'account_state_change':
+      return new Set();
+    case 'jettons_change':
+      return all([e.account, e.wallet.owner, e.wallet.jetton]);
+  }
+}
+
+/**
+ * `address_book` and `metadata` as asked, from what the store said (`e.extras`): the book over the
+ * addresses §6 gives per type, `metadata` over those (`jettons_change`: owner and master only), as
+ * toncenter sends `{}` when it has none.
+ */
+function extras(view: View, e: BlockEvent, book: () => Iterable<[string | null, boolean]>, metadata: () => Iterable<string | null> = () => rawOf(book())): string {
+  const known = e.extras;
+  return `${view.includeAddressBook ? `,"address_book":${JSON.stringify(bookOf(book(), known))}` : ''}${view.includeMetadata ? `,"metadata":${JSON.stringify(metadataOf(metadata(), known))}` : ''}`;
 }
 
 const includes = (view: View) => `${view.includeAddressBook ? 1 : 0}${view.includeMetadata ? 1 : 0}`;
@@ -263,8 +310,8 @@ export function notificationJson(e: BlockEvent, finality: Finality, cursor: stri
     case 'jettons_change':
       return cached(cache, `j${includes(view)}`, () => {
         const jetton = { address: e.account, balance: e.wallet.balance, owner: e.wallet.owner, jetton: e.wallet.jetton, last_transaction_lt: e.state.last_trans_lt, code_hash: e.state.code_hash, data_hash: e.state.data_hash };
-        const book = () => bookOf([[e.account, true], [e.wallet.owner, true], [e.wallet.jetton, true]]);
-        return `${JSON.stringify({ type: e.type, finality, jetton }).slice(0, -1)}${extras(view, book)}${tail}`;
+        const book = (): [string, boolean][] => [[e.account, true], [e.wallet.owner, true], [e.wallet.jetton, true]];
+        return `${JSON.stringify({ type: e.type, finality, jetton }).slice(0, -1)}${extras(view, e, book, () => [e.wallet.owner, e.wallet.jetton])}${tail}`;
       });
     case 'transactions': {
       const picked: number[] = [];
@@ -272,7 +319,7 @@ export function notificationJson(e: BlockEvent, finality: Finality, cursor: stri
       if (picked.length === 0) return null;
       return cached(cache, `t${picked.join(',')}|${includes(view)}`, () => {
         const txs = picked.map((i) => e.txs[i]);
-        return `${head(e.norm)},"transactions":[${txs.map((t) => transactionJson(t, finality)).join(',')}]${extras(view, () => bookOf(txAddresses(txs)))}${tail}`;
+        return `${head(e.norm)},"transactions":[${txs.map((t) => transactionJson(t, finality)).join(',')}]${extras(view, e, () => txAddresses(txs))}${tail}`;
       });
     }
     case 'actions': {
@@ -281,7 +328,7 @@ export function notificationJson(e: BlockEvent, finality: Finality, cursor: stri
       if (picked.length === 0) return null;
       return cached(cache, `a${picked.join(',')}|${includes(view)}`, () => {
         const actions = picked.map((i) => e.actions[i]);
-        return `${head(e.norm)},"actions":[${actions.map((a) => actionJson(a, finality, e.norm)).join(',')}]${extras(view, () => bookOf(actionBookAddresses(actions)))}${tail}`;
+        return `${head(e.norm)},"actions":[${actions.map((a) => actionJson(a, finality, e.norm)).join(',')}]${extras(view, e, () => actionBookAddresses(actions))}${tail}`;
       });
     }
     case 'trace': {
@@ -291,8 +338,8 @@ export function notificationJson(e: BlockEvent, finality: Finality, cursor: stri
         const actions = picked.map((i) => e.actions[i]);
         const txs = `{${e.txs.map((t) => `${JSON.stringify(t.record.hash)}:${JSON.stringify({ ...transactionObject(t, finality), trace_external_hash: e.externalHash })}`).join(',')}}`;
         const listed = actions.length > 0 ? `,"actions":[${actions.map((a) => actionJson(a, finality, e.norm)).join(',')}]` : '';
-        const book = () => bookOf([...txAddresses(e.txs), ...actionBookAddresses(actions)]);
-        return `${head(e.norm)},"trace":${JSON.stringify(traceTree(e.nodes))},"transactions":${txs}${listed}${extras(view, book)}${tail}`;
+        const book = () => [...txAddresses(e.txs), ...actionBookAddresses(actions)];
+        return `${head(e.norm)},"trace":${JSON.stringify(traceTree(e.nodes))},"transactions":${txs}${listed}${extras(view, e, book)}${tail}`;
       });
     }
   }

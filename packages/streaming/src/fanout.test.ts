@@ -21,6 +21,23 @@ function client(id: number, minFinality = 'confirmed'): Client & { got: string[]
 }
 
 describe('createFanout()', () => {
+  it('flushes each client once after a step, with every notification of the step already delivered', () => {
+    const f = createFanout({ retainMcBlocks: 100, retainMaxBytes: 1e9 });
+    const trail: string[] = [];
+    const clients = [1, 2].map((id) => {
+      const c = client(id);
+      c.deliver = (_json, cursor) => trail.push(`${id}:${cursor}`);
+      c.flush = () => trail.push(`${id}:flush`);
+      f.add(c);
+      f.setSubscription(c, c.sub);
+      return c;
+    });
+    f.emit('confirmed', 5, [state(A, '51'), state(B, '52'), state(A, '53')]);
+    f.emit('confirmed', 6, [state(B, '61')]);
+    expect(trail).toEqual(['1:c5.0f4', '2:c5.0f4', '1:c5.2f4', '2:c5.2f4', '1:flush', '2:flush']);
+    f.remove(clients[0]);
+  });
+
   it('delivers by address and finality, and a resumed client gets exactly what it missed', () => {
     const f = createFanout({ retainMcBlocks: 100, retainMaxBytes: 1e9 });
     const live = client(1);

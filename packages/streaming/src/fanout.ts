@@ -12,6 +12,13 @@ export type Client = {
   floor: Cursor | null;
   /** Queues one notification; the transport drops the client itself when its buffer is over the limit. */
   deliver(json: string, cursor: string): void;
+  /**
+   * Called once after a run of `deliver` calls (one emitted step, one replay chunk): the transport
+   * may hold the run's writes and send them together here (one system call instead of one each).
+   */
+  flush?(): void;
+  /** Internal: the run that last delivered to this client (it is flushed once per run). */
+  run?: number;
   /** Internal: the dispatch that last reached this client, so one event is delivered once. */
   seen?: number;
   /** Internal: while set, the client is catching up from the log (next step and event) and gets no live events. */
@@ -42,12 +49,40 @@ export function createFanout(options: FanoutOptions) {
   let delivered = 0;
   /** The newest cursor issued: pending events, which no sequence holds, carry it (resuming from it replays what came after). */
   let lastCursor: string | null = null;
-  const supportedSets = new WeakMap<Subscription, Set<string>>();
+  const views = new WeakMap<Subscription, View>();
+  /** Clients whose subscription asks for `address_book` or `metadata` (none: no event needs a lookup). */
+  let askingExtras = 0;
+  const asksExtras = (sub: Subscription) => (sub.includeAddressBook || sub.includeMetadata ? 1 : 0);
+  /** Clients delivered to in the current run, flushed when it ends. */
+  let runs = 0;
+  const touched: Client[] = [];
 
   const viewOf = (sub: Subscription): View => {
-    let supported = supportedSets.get(sub);
-    if (!supported) supportedSets.set(sub, (supported = supportedActionSet(sub.supportedActionTypes)));
-    return { addresses: sub.addresses, includeAddressBook: sub.includeAddressBook, includeMetadata: sub.includeMetadata, actionTypes: sub.actionTypes, supported };
+    let view = views.get(sub);
+    if (!view) {
+      view = { addresses: sub.addresses, includeAddressBook: sub.includeAddressBook, includeMetadata: sub.includeMetadata, actionTypes: sub.actionTypes, supported: supportedActionSet(sub.supportedActionTypes) };
+      views.set(sub, view);
+    }
+    return view;
+  };
+
+  /** Runs `deliveries`, then flushes every client it delivered to, once. */
+  const inRun = <T>(deliveries: () => T): T => {
+    runs += 1;
+    try {
+      return deliveries();
+    } finally {
+      for (const c of touched) c.flush?.();
+      touched.length = 0;
+    }
+  };
+  const deliverTo = (c: Client, json: string, cursor: string) => {
+    delivered += 1;
+    if (c.run !== runs) {
+      c.run = runs;
+      touched.push(c);
+    }
+    c.deliver(json, cursor);
   };
 
   /** Whether the client's table entries point at the event: a `trace` by its hash, the rest by address. */
@@ -89,13 +124,12 @@ export function createFanout(options: FanoutOptions) {
   const send = (c: Client, le: LoggedEvent, finality: Finality): number => {
     const json = notificationJson(le.event, finality, le.cursor, viewOf(c.sub), le.cache);
     if (json === null) return 0;
-    delivered += 1;
     const norm = eventTrace(le.event);
     if (norm !== null) {
       if (finality === 'finalized') c.openTraces?.delete(norm);
       else (c.openTraces ??= new Set()).add(norm);
     }
-    c.deliver(json, le.cursor ?? '');
+    deliverTo(c, json, le.cursor ?? '');
     return json.length;
   };
 
@@ -129,10 +163,13 @@ export function createFanout(options: FanoutOptions) {
   return {
     /** Registers a connection (nothing is delivered until its subscription says so). */
     add(c: Client): void {
+      if (clients.has(c)) return;
       clients.add(c);
+      askingExtras += asksExtras(c.sub);
     },
     remove(c: Client): void {
       if (!clients.delete(c)) return;
+      askingExtras -= asksExtras(c.sub);
       index(byAddress, c.sub.addresses, c, false);
       index(byTrace, c.sub.traceHashes, c, false);
     },
@@ -140,6 +177,7 @@ export function createFanout(options: FanoutOptions) {
     setSubscription(c: Client, sub: Subscription): void {
       index(byAddress, c.sub.addresses, c, false);
       index(byTrace, c.sub.traceHashes, c, false);
+      if (clients.has(c)) askingExtras += asksExtras(sub) - asksExtras(c.sub);
       c.sub = sub;
       index(byAddress, sub.addresses, c, true);
       index(byTrace, sub.traceHashes, c, true);
@@ -174,7 +212,7 @@ export function createFanout(options: FanoutOptions) {
     replayNext(c: Client, maxBytes: number): ReplayProgress {
       const at = c.replayAt;
       if (at === undefined) return 'live';
-      return log.replaying(() => replayFrom(c, at, maxBytes));
+      return log.replaying(() => inRun(() => replayFrom(c, at, maxBytes)));
     },
 
     /**
@@ -183,11 +221,14 @@ export function createFanout(options: FanoutOptions) {
      */
     emit(stage: Stage, mc: number, events: BlockEvent[]): void {
       const step = log.open(stage, mc);
-      events.forEach((event, i) => {
-        const le = log.append(step, event);
-        for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && matches(c, event, stage, { mc, index: i })) send(c, le, stage);
-        forgetPartsJson(event);
-      });
+      inRun(() =>
+        events.forEach((event, i) => {
+          const le = log.append(step, event);
+          const pos = { mc, index: i };
+          for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && matches(c, event, stage, pos)) send(c, le, stage);
+          forgetPartsJson(event);
+        }),
+      );
       log.close(step);
       if (step.events.length > 0) lastCursor = step.events[step.events.length - 1].cursor;
     },
@@ -197,10 +238,12 @@ export function createFanout(options: FanoutOptions) {
      * sequence: not retained, not replayed on resume; each carries the newest cursor issued.
      */
     emitPending(events: BlockEvent[]): void {
-      for (const event of events) {
-        const le: LoggedEvent = { event, cursor: lastCursor, cache: new Map() };
-        for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && wants(c, event, 'pending')) send(c, le, 'pending');
-      }
+      inRun(() => {
+        for (const event of events) {
+          const le: LoggedEvent = { event, cursor: lastCursor, cache: new Map() };
+          for (const c of targetsOf(event)) if (c.replayAt === undefined && clients.has(c) && wants(c, event, 'pending')) send(c, le, 'pending');
+        }
+      });
     },
 
     /**
@@ -209,11 +252,24 @@ export function createFanout(options: FanoutOptions) {
      */
     invalidate(norm: string): void {
       const json = `{"type":"trace_invalidated","trace_external_hash_norm":${JSON.stringify(norm)}${lastCursor === null ? '' : `,"cursor":${JSON.stringify(lastCursor)}`}}`;
-      for (const c of clients) {
-        if (!c.openTraces?.delete(norm) || c.sub.minFinality === 'finalized') continue;
-        delivered += 1;
-        c.deliver(json, lastCursor ?? '');
-      }
+      inRun(() => {
+        for (const c of clients) if (c.openTraces?.delete(norm) && c.sub.minFinality !== 'finalized') deliverTo(c, json, lastCursor ?? '');
+      });
+    },
+
+    /**
+     * Whether a client the table points at for the event, taking its type at this finality, asked for
+     * `address_book` or `metadata`: the streamer looks those up from the store only then.
+     */
+    asksForExtras(e: BlockEvent, finality: Finality): boolean {
+      if (askingExtras === 0) return false;
+      const asks = (set: Set<Client> | undefined) => {
+        if (set) for (const c of set) if ((c.sub.includeAddressBook || c.sub.includeMetadata) && wants(c, e, finality)) return true;
+        return false;
+      };
+      if (e.type === 'trace') return asks(byTrace.get(e.norm));
+      for (const a of eventAddresses(e)) if (asks(byAddress.get(a))) return true;
+      return false;
     },
 
     /** Where each stage stands: resume bounds and counters for health and metrics. */

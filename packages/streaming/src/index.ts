@@ -18,7 +18,7 @@ export {
   type UnsubscribeRequest,
 } from './subscription.js';
 export { createTraceLinks, cmpLt, type TraceLinks, type TraceRef } from './trace-links.js';
-export { blockEvents, traceEvents, transactionsEvent, eventAddresses, eventTrace, notificationJson, transactionJson, accountStateJson, type BlockEvent, type EventTx, type JettonWalletState, type TraceNode, type View } from './events.js';
+export { blockEvents, traceEvents, transactionsEvent, eventAddresses, eventTrace, extrasAddresses, notificationJson, transactionJson, accountStateJson, type AddressExtras, type BlockEvent, type EventTx, type JettonWalletState, type TraceNode, type View } from './events.js';
 export { actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
 export { jettonWalletOf } from './jetton-wallets.js';
 export { decodePendingTraceMessage, pendingEvents, type PendingTraceMessage } from './pending-events.js';

@@ -25,6 +25,14 @@ export type StreamerConfig = {
   replayMs: number;
   /** How long a whole block waits for the tracer's records of the traces it completed (its `actions`/`trace` events); 0: never. Default 5000. */
   tracerWaitMs: number;
+  /** Confirmed blocks kept for their finalized step; at this many, reading waits for the watermark. */
+  maxUnfinalizedBlocks: number;
+  /** How long an emission waits for its `address_book` / `metadata` lookup before it goes with what is known. Default 200. */
+  extrasWaitMs: number;
+  /** How long an address's looked-up facts and token metadata are kept before they are read again. Default 60000. */
+  extrasTtlMs: number;
+  /** Addresses whose facts and metadata are kept. Default 100000. */
+  extrasCacheEntries: number;
   /** Addresses one subscription may list. Default 10000. */
   maxAddresses: number;
   /** Largest SSE body or WebSocket frame, bytes. Default 1 MiB. */
@@ -64,6 +72,10 @@ export const STREAMER_CONFIG: Spec<StreamerConfig> = {
   retainMaxBytes: int('STREAMER_RETAIN_MAX_BYTES', 'bytes of events kept for resume', 256 * 1024 * 1024, { min: 1024, max: 2 ** 40 }),
   replayMs: int('STREAMER_REPLAY_MS', 'Kafka time read back at start to refill the resume window', 600_000, { min: 0, max: 7 * 86_400_000 }),
   tracerWaitMs: int('STREAMER_TRACER_WAIT_MS', 'how long a block waits for the tracer\'s records of the traces it completed', 5_000, { min: 0, max: 600_000 }),
+  maxUnfinalizedBlocks: int('STREAMER_MAX_UNFINALIZED_BLOCKS', 'confirmed masterchain blocks held for the watermark; at this many, reading pauses until it moves', 1_000, { min: 1, max: 1_000_000 }),
+  extrasWaitMs: int('STREAMER_EXTRAS_WAIT_MS', 'how long an emission waits for its address_book / metadata lookup', 200, { min: 0, max: 10_000 }),
+  extrasTtlMs: int('STREAMER_EXTRAS_TTL_MS', 'how long looked-up address facts and token metadata are kept', 60_000, { min: 0, max: 86_400_000 }),
+  extrasCacheEntries: int('STREAMER_EXTRAS_CACHE_ENTRIES', 'addresses whose looked-up facts and metadata are kept', 100_000, { min: 1, max: 10_000_000 }),
   maxAddresses: int('STREAMER_MAX_ADDRESSES', 'addresses one subscription may list', 10_000, { min: 1, max: 1_000_000 }),
   maxRequestBytes: int('STREAMER_MAX_REQUEST_BYTES', 'largest SSE body or WebSocket frame', 1024 * 1024, { min: 1024, max: 64 * 1024 * 1024 }),
   maxBufferedBytes: int('STREAMER_MAX_BUFFERED_BYTES', 'unsent bytes after which a client is dropped', 4 * 1024 * 1024, { min: 1024, max: 1024 * 1024 * 1024 }),

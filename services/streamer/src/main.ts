@@ -5,6 +5,8 @@ import { createStore } from '@tonstream/store';
 import { createFanout } from '@tonstream/streaming';
 import { connectKeyVerifier } from './api-keys.js';
 import { STREAMER_CONFIG } from './config.js';
+import { createEmitQueue } from './emit-queue.js';
+import { createExtrasLookup, storeEntryReader } from './extras-lookup.js';
 import { createStreamerMetrics } from './metrics.js';
 import { createStreamingServer } from './server.js';
 import { createSource } from './source.js';
@@ -19,11 +21,13 @@ const store = createStore({ url: config.clickhouseUrl, database: config.clickhou
 shutdown.add('clickhouse', () => store.close());
 const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-streamer', logger: logger.child({ module: 'kafka' }) });
 const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });
-const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs });
+const extras = createExtrasLookup({ read: storeEntryReader(store, () => source.health().watermark), ttlMs: config.extrasTtlMs, maxEntries: config.extrasCacheEntries, logger: logger.child({ module: 'extras' }) });
+const emitter = createEmitQueue({ fanout, lookup: extras, waitMs: config.extrasWaitMs });
+const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, emitter, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs, maxUnfinalizedBlocks: config.maxUnfinalizedBlocks });
 const health = () => {
   const s = source.health();
   const m = process.memoryUsage();
-  return { ...s, fanout: fanout.status(), memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, external: m.external } };
+  return { ...s, fanout: fanout.status(), extras: { ...extras.status(), ...emitter.status() }, memory: { rss: m.rss, heap_used: m.heapUsed, heap_total: m.heapTotal, external: m.external } };
 };
 
 const keys = config.checkApiKeys ? connectKeyVerifier({ redisUrl: config.redisUrl, prefix: config.redisPrefix, logger: logger.child({ module: 'api-keys' }) }) : null;
@@ -44,3 +48,4 @@ try {
   process.exit(1);
 }
 shutdown.add('source', () => source.stop());
+shutdown.add('emit queue', () => emitter.stop());

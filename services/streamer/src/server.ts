@@ -86,7 +86,7 @@ export function createStreamingServer(o: ServerOptions): Server & { closeStreams
       .then((admission) => {
         if (socket.destroyed) return;
         wss.handleUpgrade(req, socket, head, (ws) => {
-          if (admission.ok) return handleWebSocket(ws, req, { ...deps, limits: admission.limits, counter, id: nextId(), frame: wsFrames });
+          if (admission.ok) return handleWebSocket(ws, req, { ...deps, socket, limits: admission.limits, counter, id: nextId(), frame: wsFrames });
           // Browsers cannot read a refused upgrade's status: the refusal comes as a frame, as the connection limit's does.
           ws.send(JSON.stringify({ error: admission.error }), () => ws.terminate());
         });

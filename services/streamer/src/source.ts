@@ -18,6 +18,7 @@ import {
 } from '@tonstream/streaming';
 import { type ActionRecord, joinTransactions, type TraceRecord } from '@tonstream/traces';
 import type { EachBatchPayload, Kafka, KafkaMessage } from 'kafkajs';
+import type { Emitter } from './emit-queue.js';
 import type { StreamerMetrics } from './metrics.js';
 
 /** A trace's undelivered messages are followed this many masterchain blocks (~25 min of mainnet). */
@@ -39,6 +40,8 @@ const TRACER_RECENT_MS = 60_000;
 /** The tracer's consumer group (services/tracer TRACER_GROUP_ID), under the deployment's topic prefix. */
 const TRACER_GROUP = 'tonstream-tracer';
 const OFFSET_LOOKUP_ATTEMPTS = 20;
+/** How often a reader paused for the watermark (maxUnfinalizedBlocks) looks again. */
+const UNFINALIZED_WAIT_MS = 500;
 
 export type SourceOptions = {
   kafka: Kafka;
@@ -51,6 +54,14 @@ export type SourceOptions = {
   replayMs: number;
   /** How long a whole block waits for the tracer's records of the traces it completed (0: never). */
   tracerWaitMs: number;
+  /**
+   * Confirmed blocks waiting for the watermark (to be emitted again as finalized): at this many,
+   * reading the topics pauses until it moves, so a stalled writer or ClickHouse bounds memory instead
+   * of growing it, and no finalized step is skipped.
+   */
+  maxUnfinalizedBlocks: number;
+  /** Where emissions go, in order (emit-queue.ts: looks up `address_book` / `metadata` first); default the fan-out itself. */
+  emitter?: Emitter;
 };
 
 type HeldBlock = { mc: number; txEvents: BlockEvent[]; stateEvents: BlockEvent[]; completed: ReadonlyMap<string, string>; since: number; started: number };
@@ -68,6 +79,7 @@ export function createSource(o: SourceOptions) {
     [o.topics.accountStates, 'accountStates'],
     [o.topics.blockMeta, 'meta'],
   ]);
+  const out: Emitter = o.emitter ?? o.fanout;
   const groupId = `${o.topics.blocks.replace(/ton\.blocks$/, '')}tonstream-streamer-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const consumer = o.kafka.consumer({ groupId, ...CONSUMER_FETCH, sessionTimeout: 30_000 });
   const admin = o.kafka.admin();
@@ -99,13 +111,14 @@ export function createSource(o: SourceOptions) {
   let watermark: number | null = null;
   let lastConfirmed: number | null = null;
   let watermarkError: string | null = null;
+  let waitingForWatermark = false;
   let timer: NodeJS.Timeout | undefined;
   let running = false;
 
   const finalize = () => {
     while (unfinalized.length > 0 && watermark !== null && unfinalized[0].mc <= watermark) {
       const { mc, events } = unfinalized.shift()!;
-      o.fanout.emit('finalized', mc, events);
+      out.emit('finalized', mc, events);
       o.metrics.events.inc({ stage: 'finalized' }, events.length);
       o.metrics.lastMcSeqno.set({ stage: 'finalized' }, mc);
     }
@@ -135,7 +148,7 @@ export function createSource(o: SourceOptions) {
       held.shift();
       const started = performance.now();
       const events = [...h.txEvents, ...join.take(h.completed), ...h.stateEvents];
-      o.fanout.emit('confirmed', h.mc, events);
+      out.emit('confirmed', h.mc, events);
       lastConfirmed = h.mc;
       unfinalized.push({ mc: h.mc, events });
       o.metrics.events.inc({ stage: 'confirmed' }, events.length);
@@ -164,9 +177,9 @@ export function createSource(o: SourceOptions) {
   const pendingRecord = (message: KafkaMessage) => {
     try {
       const m = decodePendingTraceMessage(message.value ?? '');
-      if (m.kind === 'invalidated') o.fanout.invalidate(m.hashNorm);
+      if (m.kind === 'invalidated') out.invalidate(m.hashNorm);
       else if (onChain.has(m.hashNorm)) o.metrics.stalePending.inc();
-      else o.fanout.emitPending(pendingEvents(m));
+      else out.emitPending(pendingEvents(m));
     } catch (err) {
       o.metrics.refused.inc();
       o.logger.warn('pending trace record refused', { offset: message.offset, reason: (err as Error).message });
@@ -185,6 +198,12 @@ export function createSource(o: SourceOptions) {
     }
     const kind = kinds.get(batch.topic);
     if (!kind) return;
+    while (unfinalized.length >= o.maxUnfinalizedBlocks && isRunning() && running) {
+      waitingForWatermark = true;
+      await heartbeat();
+      await new Promise((r) => setTimeout(r, UNFINALIZED_WAIT_MS));
+    }
+    waitingForWatermark = false;
     for (const message of batch.messages) {
       if (!isRunning()) return;
       const c = readDecodedMessage(kind, message, (reason) => {
@@ -267,7 +286,8 @@ export function createSource(o: SourceOptions) {
       const problems: string[] = [];
       if (!running) problems.push('not reading the topics');
       if (watermarkError) problems.push(`watermark unreadable: ${watermarkError}`);
-      return { ok: problems.length === 0, problems, watermark, last_confirmed: lastConfirmed, waiting_for: collector.next, trace_links: links.size, held_blocks: held.length, tracer_join: join.size, tracer_running: tracerRunning() };
+      if (waitingForWatermark) problems.push(`paused: ${unfinalized.length} confirmed blocks wait for the watermark (STREAMER_MAX_UNFINALIZED_BLOCKS)`);
+      return { ok: problems.length === 0, problems, watermark, last_confirmed: lastConfirmed, unfinalized_blocks: unfinalized.length, waiting_for: collector.next, trace_links: links.size, held_blocks: held.length, tracer_join: join.size, tracer_running: tracerRunning() };
     },
   };
 }

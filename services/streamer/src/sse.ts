@@ -81,6 +81,8 @@ export async function handleSse(req: IncomingMessage, res: ServerResponse, url: 
     limits,
     release: slot.release,
     write: (chunk, done) => void res.write(chunk, done),
+    cork: () => res.cork(),
+    uncork: () => res.uncork(),
     unsentBytes: () => res.writableLength,
     frame: o.frame,
     cut(kind, reason) {

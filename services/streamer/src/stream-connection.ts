@@ -27,6 +27,9 @@ export type Transport = {
   supportedActionTypes?: string[];
   /** Writes text or an encoded frame; `done` is called once it left the process. */
   write(data: string | Buffer, done: () => void): void;
+  /** Holds writes in the process until `uncork` (a run of notifications then leaves in one system call). */
+  cork(): void;
+  uncork(): void;
   /** Bytes written and still in the process. */
   unsentBytes(): number;
   /** A notification as this transport frames it, encoded (shared by the clients it goes to). */
@@ -58,15 +61,23 @@ export function openStream(d: StreamDeps, t: Transport): Stream {
     outbox.queued();
     t.write(data, outbox.done);
   };
+  /** Notifications written since the last flush (the socket is corked while there are any). */
+  let unflushed = 0;
   const client: Client = {
     id: t.id,
     sub: emptySubscription(t.supportedActionTypes),
     floor: null,
     deliver(json, cursor) {
       if (!open) return;
+      if (unflushed++ === 0) t.cork();
       send(t.frame(json, cursor));
-      d.metrics.delivered.inc({ transport: t.name });
       if (t.unsentBytes() > d.maxBufferedBytes) stream.drop('unsent_bytes', `slow consumer: more than ${d.maxBufferedBytes} bytes unsent`);
+    },
+    flush() {
+      if (unflushed === 0) return;
+      d.metrics.delivered.inc({ transport: t.name }, unflushed);
+      unflushed = 0;
+      t.uncork();
     },
   };
   const watched = { outbox, drop: (kind: DropKind, reason: string) => stream.drop(kind, reason) };

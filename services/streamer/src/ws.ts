@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { applySubscription, parseEnvelope, parseSubscription, parseUnsubscribe } from '@tonstream/streaming';
 import type { RawData, WebSocket } from 'ws';
 import type { ConnectionCounter, ConnectionLimits } from './limits.js';
@@ -6,6 +7,8 @@ import type { DropKind } from './slow-clients.js';
 import { openStream, type StreamDeps } from './stream-connection.js';
 
 export type WsOptions = StreamDeps & {
+  /** The upgraded TCP socket under `ws` (corked around a run of notifications). */
+  socket: Duplex;
   limits: ConnectionLimits;
   counter: ConnectionCounter;
   id: number;
@@ -40,6 +43,8 @@ export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOption
     release: slot.release,
     supportedActionTypes: typeof header === 'string' && header !== '' ? [header] : ['latest'],
     write: (data, done) => ws.send(data, { binary: false }, done),
+    cork: () => o.socket.cork(),
+    uncork: () => o.socket.uncork(),
     unsentBytes: () => ws.bufferedAmount,
     frame: o.frame,
     cut(kind, reason) {
