@@ -121,15 +121,18 @@ describe('dead letters', () => {
     await producer.send({ topic: topics.blocks, messages: good.map((f) => ({ key: `${f.raw.workchain}:${f.raw.shard}:${f.raw.seqno}`, value: encodeRawBlock(f.raw) })) });
 
     const expectedTx = good.flatMap((f) => f.records.transactions.map((t) => t.hash)).sort();
-    await eventually('every good transaction and block stored', async () => {
+    const expectedMessages = good.reduce((n, f) => n + f.records.messages.length, 0);
+    // Each table's rows come in their own batches: wait for all three.
+    await eventually('every good transaction, message and block stored', async () => {
       const [t] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.transactions FINAL`);
+      const [m] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.messages FINAL`);
       const [b] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.blocks FINAL`);
-      return Number(t.c) === expectedTx.length && Number(b.c) === good.length ? true : undefined;
+      return Number(t.c) === expectedTx.length && Number(m.c) >= expectedMessages && Number(b.c) === good.length ? true : undefined;
     });
     const stored = await store.query<{ hash: string }>(`SELECT hash FROM ${database}.transactions FINAL ORDER BY hash`);
     expect(stored.map((r) => r.hash)).toEqual(expectedTx);
     const [messages] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.messages FINAL`);
-    expect(Number(messages.c)).toBe(good.reduce((n, f) => n + f.records.messages.length, 0));
+    expect(Number(messages.c)).toBe(expectedMessages);
 
     const refusedLines = Object.values(bad).reduce((n, l) => n + l.length, 0);
     const dead = await readAll(topics.recordsDeadLetters, refusedLines);

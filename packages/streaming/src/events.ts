@@ -21,7 +21,8 @@ export type JettonWalletState = { owner: string; jetton: string; balance: string
  * An address it does not list shows its user-friendly form only and brings no metadata.
  */
 export type AddressExtras = {
-  book: ReadonlyMap<string, { domain: string | null; interfaces: readonly string[] }>;
+  /** `bounceable`: the form the v3 address book shows (by the account's code); absent: the event's own guess. */
+  book: ReadonlyMap<string, { domain: string | null; interfaces: readonly string[]; bounceable?: boolean }>;
   metadata: ReadonlyMap<string, Readonly<Record<string, unknown>>>;
 };
 
@@ -210,7 +211,7 @@ function bookOf(entries: Iterable<[string | null, boolean]>, known: AddressExtra
   for (const [raw, bounceable] of entries) {
     if (raw === null || raw in book) continue;
     const facts = known?.book.get(raw);
-    book[raw] = { user_friendly: userFriendly(raw, bounceable), domain: facts?.domain ?? null, interfaces: facts?.interfaces ?? [] };
+    book[raw] = { user_friendly: userFriendly(raw, facts?.bounceable ?? bounceable), domain: facts?.domain ?? null, interfaces: facts?.interfaces ?? [] };
   }
   return book;
 }

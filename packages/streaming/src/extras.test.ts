@@ -25,7 +25,8 @@ const known: AddressExtras = {
   book: new Map([
     [WALLET, { domain: null, interfaces: ['jetton_wallet'] }],
     [MASTER, { domain: 'coin.ton', interfaces: ['jetton_master'] }],
-    [OWNER, { domain: null, interfaces: ['wallet_v5r1'] }],
+    // A standard wallet's code: the v3 address book shows it non-bounceable.
+    [OWNER, { domain: null, interfaces: ['wallet_v5r1'], bounceable: false }],
   ]),
   // As the streamer's lookup gives them: a wallet brings its master's entry with its own.
   metadata: new Map([
@@ -44,7 +45,7 @@ describe('address_book and metadata of notifications', () => {
     const n = parse(notificationJson(e, 'confirmed', null, view(true, true), new Map()));
     expect(n.address_book).toEqual({
       [WALLET]: { user_friendly: friendly(WALLET, true), domain: null, interfaces: ['jetton_wallet'] },
-      [OWNER]: { user_friendly: friendly(OWNER, true), domain: null, interfaces: ['wallet_v5r1'] },
+      [OWNER]: { user_friendly: friendly(OWNER, false), domain: null, interfaces: ['wallet_v5r1'] },
       [MASTER]: { user_friendly: friendly(MASTER, true), domain: 'coin.ton', interfaces: ['jetton_master'] },
     });
     // §6.5: metadata for owner and master: the wallet's own entry is not there.

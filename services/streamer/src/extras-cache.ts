@@ -1,7 +1,7 @@
 import type { AddressExtras } from '@tonstream/streaming';
 
 /** What the store said of one address: its address book facts and the `metadata` entries it brings. */
-export type AddressEntry = { facts: { domain: string | null; interfaces: readonly string[] }; metadata: Readonly<Record<string, unknown>> };
+export type AddressEntry = { facts: { domain: string | null; interfaces: readonly string[]; bounceable: boolean }; metadata: Readonly<Record<string, unknown>> };
 
 export type ExtrasCacheOptions = {
   /** An entry older than this is read again when an event needs it (and still shown until then). */

@@ -23,7 +23,7 @@ export function storeEntryReader(store: Store, watermark: () => number | null): 
     const out = new Map<string, AddressEntry>();
     for (const a of addresses) {
       const f = facts.get(a);
-      out.set(a, { facts: { domain: f?.domain ?? null, interfaces: f?.interfaces ?? [] }, metadata: brought.get(a) ?? {} });
+      out.set(a, { facts: { domain: f?.domain ?? null, interfaces: f?.interfaces ?? [], bounceable: f?.bounceable ?? false }, metadata: brought.get(a) ?? {} });
     }
     return out;
   };

@@ -1,5 +1,5 @@
 export { methodId, getMethodIds } from './method-ids.js';
-export { WALLET_TYPES, WALLET_INTERFACES, walletType, type WalletType } from './wallet-codes.js';
+export { bounceableInAddressBook, WALLET_TYPES, WALLET_INTERFACES, walletType, type WalletType } from './wallet-codes.js';
 export { LIBRARY_INTERFACES, libraryHash, librariesFromCollection, type LibraryResolver } from './library.js';
 export { createInterfaceDetector, DETECTED_INTERFACES, detectInterfaces, INTERFACE_CACHE_ENTRIES, NFT_SALE_INTERFACES, type ContractInterfaces, type InterfaceDetector } from './detect.js';
 export { readTokenContent, readSnakeText, type TokenContent } from './token-content.js';

@@ -21,6 +21,15 @@ export type WalletType =
   | 'wallet v1 r1' | 'wallet v1 r2' | 'wallet v1 r3' | 'wallet v2 r1' | 'wallet v2 r2'
   | 'wallet v3 r1' | 'wallet v3 r2' | 'wallet v4 r2' | 'wallet v5 beta' | 'wallet v5 r1';
 
+/**
+ * toncenter's address book form of an address (toncenter-v3.md §3 AddressBookRow): bounceable
+ * (`EQ…`) unless the account has no code or runs a standard wallet's (`UQ…`). The API's address
+ * books and the streamer's use this one rule.
+ */
+export function bounceableInAddressBook(codeHash: string | null): boolean {
+  return codeHash !== null && !WALLET_TYPES.has(codeHash);
+}
+
 /** A code hash's wallet type, or undefined when it is not a standard wallet's. */
 export function walletType(codeHash: string | null): WalletType | undefined {
   return codeHash === null ? undefined : WALLET_TYPES.get(codeHash);

@@ -1,3 +1,4 @@
+import { bounceableInAddressBook } from '@tonstream/contracts';
 import type { Store } from '../client.js';
 import { readCodeHashes } from './accounts.js';
 import { readDnsDomains } from './contracts.js';
@@ -5,7 +6,7 @@ import type { ReadScope } from './scope.js';
 import { readCodeInterfaces } from './tokens.js';
 
 /** What an address book row says of an address besides its user-friendly form. */
-export type AddressFacts = { codeHash: string | null; interfaces: string[]; domain: string | null };
+export type AddressFacts = { codeHash: string | null; interfaces: string[]; domain: string | null; /** The address book's user-friendly form is bounceable (bounceableInAddressBook). */ bounceable: boolean };
 
 /**
  * The stored facts of each address an address book shows (toncenter-v3.md §3 AddressBookRow): its
@@ -21,7 +22,7 @@ export async function readAddressFacts(store: Store, scope: ReadScope, addresses
   const interfaces = await readCodeInterfaces(store, scope, [...new Set([...codes.values()].filter((c): c is string => c !== null))]);
   for (const a of distinct) {
     const codeHash = codes.get(a) ?? null;
-    out.set(a, { codeHash, interfaces: (codeHash && interfaces.get(codeHash)?.interfaces) || [], domain: domains.get(a) ?? null });
+    out.set(a, { codeHash, interfaces: (codeHash && interfaces.get(codeHash)?.interfaces) || [], domain: domains.get(a) ?? null, bounceable: bounceableInAddressBook(codeHash) });
   }
   return out;
 }

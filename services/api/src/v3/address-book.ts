@@ -1,3 +1,4 @@
+import { bounceableInAddressBook } from '@tonstream/contracts';
 import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from './address.js';
 import { WALLET_TYPES } from './wallets.js';
@@ -17,8 +18,7 @@ export type AddressBookRow = { user_friendly: string | null; domain: string | nu
  */
 export function addressBookRow(raw: string, codeHash: string | null, testnet: boolean, interfaces: string[] = [], domain: string | null = null): AddressBookRow {
   const a = parseAddress(raw);
-  const bounceable = codeHash !== null && !WALLET_CODE_HASHES.has(codeHash);
-  return { user_friendly: a ? friendlyAddress(a, { bounceable, testOnly: testnet }) : null, domain, interfaces };
+  return { user_friendly: a ? friendlyAddress(a, { bounceable: bounceableInAddressBook(codeHash), testOnly: testnet }) : null, domain, interfaces };
 }
 
 /**
