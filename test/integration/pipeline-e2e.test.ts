@@ -215,9 +215,10 @@ describe('pipeline end to end on the local network', () => {
     await until(`the watermark at ${STOP_AT}`, async () => (watermark.checked() >= STOP_AT ? true : undefined), 60_000, 200);
     await watermark.stop();
     expect(watermark.problems).toEqual([]);
-    // Several observed moves (every seqno up to the last is checked whatever the steps): the steps grow
-    // when a batch takes longer, as with this many tables per batch and the faults above.
-    expect(watermark.seen.length).toBeGreaterThan(5);
+    // The watermark followed the chain while it ran, in several steps (every seqno up to the last is
+    // checked whatever the steps); how many depends on how long batches and the faults above take.
+    expect(watermark.seen.length).toBeGreaterThanOrEqual(3);
+    expect(watermark.seen[0].seqno).toBeLessThan(STOP_AT / 2);
     // How far the watermark trailed the chain: from a round's production to the watermark reaching it.
     const produced = new Map(rounds.map((r) => [r.mc_seqno, r.produced_at_ms]));
     const lag = rounds.map((r) => (watermark.seen.find((w) => w.seqno >= r.mc_seqno)?.atMs ?? Date.now()) - produced.get(r.mc_seqno)!);
