@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, external, internal, type MessageRelaxed, SendMode, storeMessage, toNano } from '@ton/core';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetton, jettonMintBody, jettonTransferBody } from '../../packages/localnet/src/traffic/assets.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { wsClient } from './streaming-clients.js';
+import { readLedger } from './streaming-ledger.js';
 
 /**
  * Issue 16: `address_book` and `metadata` in notifications, filled from the index. A Jetton is minted
@@ -35,7 +36,6 @@ type Note = Record<string, unknown> & { type?: string; finality?: string };
 type Metadata = Record<string, { is_indexed: boolean; token_info: (Record<string, unknown> & { extra?: Record<string, unknown> })[] }>;
 const withoutBalance = (m: Metadata): unknown => JSON.parse(JSON.stringify(m), (k, v: unknown) => (k === 'balance' ? undefined : v));
 type BookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] };
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-streaming-meta-${run}-`));
@@ -53,13 +53,7 @@ let base = '';
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
-function ledgerTxs(): LedgerTx[] {
-  if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((l) => (JSON.parse(l) as { blocks: { transactions: LedgerTx[] }[] }).blocks.flatMap((b) => b.transactions));
-}
+const ledgerTxs = () => readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions));
 
 function assertAlive() {
   for (const p of Object.values(procs)) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode}:\n${p.output().slice(-3000)}`);

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { createKafka } from '@tonstream/bus';
 
 /**
@@ -42,5 +42,4 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
   }
   const n = await deleteRecordedTopics(file);
   if (n > 0) process.stderr.write(`deleted the ${n} Kafka topics the run created\n`);
-  writeFileSync(file, '');
 }

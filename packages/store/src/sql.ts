@@ -34,6 +34,12 @@ export function strList(values: readonly string[]): string {
   return '(' + values.map(str).join(', ') + ')';
 }
 
+/** `(('a', 'b'), ...)`: string pairs for `(x, y) IN ...`; like strList, never empty. */
+export function strPairList(pairs: readonly (readonly [string, string])[]): string {
+  if (pairs.length === 0) throw new SqlValueError('empty pair list: the caller must skip the condition');
+  return `(${pairs.map(([a, b]) => `(${str(a)}, ${str(b)})`).join(', ')})`;
+}
+
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** A database or table name: letters, digits and underscores only. */

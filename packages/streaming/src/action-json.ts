@@ -8,7 +8,6 @@ const PUBLIC_FIELDS = [
   'transactions', 'success', 'type', 'details',
 ] as const;
 
-
 /** An action as an event holds it: the record and its JSON per finality, built on first use. */
 export type EventAction = { record: ActionRecord; json: Partial<Record<string, string>> };
 
@@ -43,4 +42,3 @@ export function isActionSelected(a: ActionRecord, f: ActionFilter): boolean {
   if (f.actionTypes !== null && !f.actionTypes.has(a.type)) return false;
   return isActionShown(a, f.supported);
 }
-

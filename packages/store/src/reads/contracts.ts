@@ -1,5 +1,5 @@
 import type { Store } from '../client.js';
-import { str, strList, uint } from '../sql.js';
+import { str, strList, strPairList, uint } from '../sql.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
@@ -71,9 +71,6 @@ export async function readNftSales(store: Store, scope: ReadScope, addresses: re
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', inList('address', addresses), scope.watermark)}) ORDER BY address`);
 }
 
-/** `(a, b) IN ((..), ..)` over literal string pairs. */
-const pairIn = (columns: [string, string], pairs: readonly [string, string][]) => `(${columns.join(', ')}) IN (${pairs.map(([a, b]) => `(${str(a)}, ${str(b)})`).join(', ')})`;
-
 /**
  * Of `items` (an NFT and its owner at the watermark), those whose owner is a sale or auction contract
  * indexed as selling that very NFT: the sale rows at the watermark (a sale's NFT never changes, so the
@@ -83,17 +80,16 @@ export async function readSalesOfItems(store: Store, scope: ReadScope, items: re
   const owned = items.filter((i) => i.owner !== '');
   if (scope.watermark === null || owned.length === 0) return [];
   const inner = latest(store, 'nft_sales', inList('address', [...new Set(owned.map((i) => i.owner))]), scope.watermark);
-  return rows(store, scope, `SELECT * FROM (${inner}) WHERE ${pairIn(['address', 'nft_address'], owned.map((i) => [i.owner, i.nft]))} ORDER BY address`);
+  return rows(store, scope, `SELECT * FROM (${inner}) WHERE (address, nft_address) IN ${strPairList(owned.map((i) => [i.owner, i.nft]))} ORDER BY address`);
 }
 
 /**
  * The sale and auction contracts at the watermark whose seller (`nft_owner_address`) is one of
- * `sellers`, ordered by address. No lookup table is keyed by seller (migration 13 has `nft_sales_by_nft`
- * only), so the candidates come from a scan of the seller column of `nft_sales`.
+ * `sellers`, ordered by address; candidates named by `nft_sales_by_seller` (migration 16).
  */
 export async function readNftSalesBySeller(store: Store, scope: ReadScope, sellers: readonly string[]): Promise<ContractRow[]> {
   if (scope.watermark === null || sellers.length === 0) return [];
-  const named = `address IN (SELECT address FROM ${store.database}.nft_sales_by_seller ${sqlWhere([...inList('nft_owner_address', sellers), atWatermark(scope.watermark)])})`;
+  const named = candidates(store, 'nft_sales_by_seller', inList('nft_owner_address', sellers), scope.watermark);
   return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', [named], scope.watermark)}) WHERE nft_owner_address IN ${strList(sellers)} ORDER BY address`);
 }
 

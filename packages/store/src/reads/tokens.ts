@@ -1,5 +1,5 @@
 import type { Store } from '../client.js';
-import { str, strList, uint } from '../sql.js';
+import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
@@ -133,7 +133,7 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
       : [];
   const byOwner = f.owner?.length
     ? listings.length > 0
-      ? [`(owner_address IN ${strList(f.owner)} OR (owner_address, address) IN (${listings.map((l) => `(${str(l.sale)}, ${str(l.nft)})`).join(', ')}))`]
+      ? [`(owner_address IN ${strList(f.owner)} OR (owner_address, address) IN ${strPairList(listings.map((l) => [l.sale, l.nft]))})`]
       : list('owner_address', f.owner)
     : [];
   const outer = [...byOwner, ...list('collection_address', f.collection), ...list('item_index', f.index)];

@@ -1,13 +1,13 @@
 import { createInterfaceDetector } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
-import { readAccountStates, readAddressFacts, readTopBalances } from '@tonstream/store';
-import { addressBookRow, type AddressBookRow, buildAddressBook } from './address-book.js';
+import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
+import { type AddressBookRow, buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
 import * as kinds from './kinds.js';
 import { limit, list, offset, type Params, requiredList, withDefault } from './params.js';
 import { ref } from './schemas.js';
 import { parseWalletData, walletType } from './wallets.js';
-import { buildTokenMetadata, metadataSideObject } from './token-metadata.js';
+import { metadataSideObject } from './token-metadata.js';
 
 /**
  * The accounts family (toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
@@ -132,12 +132,9 @@ export const addressBookEndpoint = defineEndpoint({
     const inputs = ctx.params.address;
     const raws = new Map(inputs.map((text) => [text, kinds.address.parse(text)]));
     const valid = [...new Set([...raws.values()].filter((r): r is string => r !== undefined))];
-    const facts = await readAddressFacts(ctx.store, ctx.scope, valid);
+    const byRaw = await buildAddressBook(ctx.store, ctx.scope, valid, ctx.testnet);
     const book: Record<string, AddressBookRow> = {};
-    for (const [text, raw] of raws) {
-      const f = raw === undefined ? undefined : facts.get(raw);
-      book[text] = raw === undefined ? { user_friendly: null, domain: null, interfaces: [] } : addressBookRow(raw, f?.codeHash ?? null, ctx.testnet, f?.interfaces, f?.domain ?? null);
-    }
+    for (const [text, raw] of raws) book[text] = raw === undefined ? { user_friendly: null, domain: null, interfaces: [] } : byRaw[raw];
     return book;
   },
 });

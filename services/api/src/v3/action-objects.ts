@@ -6,7 +6,6 @@ const PUBLIC_FIELDS = [
   'transactions', 'success', 'type', 'details', 'trace_external_hash', 'trace_external_hash_norm',
 ] as const;
 
-
 /** A stored action as `/actions` serves it: `accounts` only when asked, `finality` always finalized (indexed data). */
 export function toV3Action(a: ActionRecord, includeAccounts: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -15,4 +14,3 @@ export function toV3Action(a: ActionRecord, includeAccounts: boolean): Record<st
   out.finality = 'finalized';
   return out;
 }
-

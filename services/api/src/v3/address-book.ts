@@ -1,13 +1,6 @@
 import { bounceableInAddressBook } from '@tonstream/contracts';
 import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from './address.js';
-import { WALLET_TYPES } from './wallets.js';
-
-/**
- * Code hashes (base64) of the standard wallet contracts, v1r1 .. v5r1 (`WALLET_TYPES` in wallets.ts,
- * recomputed from @ton/ton by api-wallets.test.ts). toncenter shows wallets non-bounceable (`UQ…`).
- */
-export const WALLET_CODE_HASHES: ReadonlySet<string> = new Set(WALLET_TYPES.keys());
 
 export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] };
 
