@@ -6,13 +6,16 @@
  * - checkpoints: a checkpoint whose block has another root hash stops the fetcher process (exit 1,
  *   both hashes named, nothing published); `--reset` starts it over from FETCHER_START_SEQNO; with
  *   the local network's own global config the same checkpoint means the localnet was reset.
+ * - a liteserver answering "no such account" (an empty state) for an account the block leaves active
+ *   is not believed: the state comes from another server.
  * The "not here" liteservers are ADNL proxies in this process: they forward every query to the
- * localnet's liteserver and answer getAccountState with the upstream error instead.
+ * localnet's liteserver and answer getAccountState with the upstream error (or an empty state) instead.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beginCell } from '@ton/core';
 import { decodeBlock, parseBoc } from '@tonstream/block';
 import { CONSUMER_FETCH, createKafka, decodeRawBlock, type RawBlock, topicNames } from '@tonstream/bus';
 import {
@@ -54,10 +57,16 @@ function stateNotInDb(id: tonNode_blockIdExt): string {
   return `cannot load state for (${id.workchain},${shard},${id.seqno}):${hex(id.rootHash)}:${hex(id.fileHash)} : state not in db`;
 }
 
-type Proxy = { address: LiteServerAddress; goneAnswers: number };
+/** What an empty state stands for: account_none$0, hashed by @ton/core. */
+const ACCOUNT_NONE_HASH = beginCell().storeBit(false).endCell().hash().toString('base64');
 
-/** A liteserver forwarding what the fetcher asks to the localnet's, except getAccountState: "state not in db". */
-async function startGoneProxy(): Promise<Proxy> {
+type Proxy = { address: LiteServerAddress; goneAnswers: number; emptyAnswers: number };
+
+/**
+ * A liteserver forwarding what the fetcher asks to the localnet's, except getAccountState: "state not
+ * in db", or with `lie: 'empty'` the real answer with an empty state ("no such account").
+ */
+async function startProxy(lie: 'gone' | 'empty' = 'gone'): Promise<Proxy> {
   const engine = new LiteSingleEngine({ host: `tcp://${real.host}:${real.port}`, publicKey: real.publicKey });
   await new Promise<void>((resolve) => engine.once('ready', () => resolve()));
   const forward =
@@ -69,15 +78,20 @@ async function startGoneProxy(): Promise<Proxy> {
         throw new LiteServerError(ErrorCode.error, (err as Error).message); // the message as the localnet gave it
       }
     };
-  const proxy: Proxy = { address: undefined as unknown as LiteServerAddress, goneAnswers: 0 };
+  const proxy: Proxy = { address: undefined as unknown as LiteServerAddress, goneAnswers: 0, emptyAnswers: 0 };
   const handlers = {
     'liteServer.getMasterchainInfo': forward(Functions.liteServer_getMasterchainInfo),
     'liteServer.getMasterchainInfoExt': forward(Functions.liteServer_getMasterchainInfoExt),
     'liteServer.lookupBlock': forward(Functions.liteServer_lookupBlock),
     'liteServer.getBlock': forward(Functions.liteServer_getBlock),
-    'liteServer.getAccountState': (p: { id: tonNode_blockIdExt }) => {
-      proxy.goneAnswers++;
-      throw new LiteServerError(ErrorCode.notready, stateNotInDb(p.id));
+    'liteServer.getAccountState': async (p: { id: tonNode_blockIdExt }) => {
+      if (lie === 'gone') {
+        proxy.goneAnswers++;
+        throw new LiteServerError(ErrorCode.notready, stateNotInDb(p.id));
+      }
+      const answer = await forward(Functions.liteServer_getAccountState)(p);
+      proxy.emptyAnswers++;
+      return { ...(answer as object), state: Buffer.alloc(0) };
     },
   } as LiteServerHandlers;
   const server: LiteServer = await createLiteServer({ handlers, logger: { debug() {}, info() {}, warn() {}, error() {} } });
@@ -160,15 +174,20 @@ async function fetchFromHead(name: string, servers: LiteServerAddress[]) {
   return { blocks, published, missing };
 }
 
+/** Hash of a published `Account` BoC; an empty one stands for account_none. */
+function stateHash(boc: Uint8Array): string {
+  if (boc.length === 0) return ACCOUNT_NONE_HASH;
+  const cells = parseBoc(boc);
+  return Buffer.from(cells.hash(cells.roots[0])).toString('base64');
+}
+
 /** Accounts each published block touched (from its transactions) and the accounts it carries states of. */
 function touchedAndCarried(blocks: RawBlock[]) {
   return blocks.map((raw) => {
     const decoded = decodeBlock(raw.boc);
     const after = new Map(decoded.transactions.map((t) => [t.hash, t.account_state_hash_after]));
     for (const s of raw.account_states) {
-      if (s.boc.length === 0) continue;
-      const cells = parseBoc(s.boc);
-      expect(Buffer.from(cells.hash(cells.roots[0])).toString('base64')).toBe(after.get(s.last_trans_hash));
+      expect(stateHash(s.boc), `state of ${s.account}`).toBe(after.get(s.last_trans_hash));
     }
     return { id: `${raw.workchain}:${raw.shard}:${raw.seqno}`, touched: decoded.accounts.map((a) => a.account), carried: raw.account_states.map((s) => s.account) };
   });
@@ -204,7 +223,7 @@ afterAll(async () => {
 
 describe('fetcher: account states one liteserver says it has not', () => {
   it('loses none while another configured server has them', async () => {
-    const gone = await startGoneProxy();
+    const gone = await startProxy();
     const { blocks, missing } = await fetchFromHead('onegone', [gone.address, real]);
 
     expect(gone.goneAnswers, 'the proxy was asked for states').toBeGreaterThan(0);
@@ -214,8 +233,19 @@ describe('fetcher: account states one liteserver says it has not', () => {
     expect(perBlock.reduce((n, b) => n + b.touched.length, 0), 'traffic touched accounts').toBeGreaterThan(5);
   });
 
+  it('takes no "no such account" for an account the block leaves active: the state comes from the other server', async () => {
+    const liar = await startProxy('empty');
+    const { blocks, missing } = await fetchFromHead('emptyliar', [liar.address, real]);
+
+    expect(liar.emptyAnswers, 'the proxy was asked for states').toBeGreaterThan(0);
+    expect(missing).toBe(0);
+    const perBlock = touchedAndCarried(blocks); // every state, empty ones included, hashes to the block's
+    for (const b of perBlock) expect(b.carried, `states of ${b.id}`).toEqual(b.touched);
+    expect(blocks.flatMap((b) => b.account_states).filter((s) => s.boc.length > 0).length, 'active accounts').toBeGreaterThan(5);
+  });
+
   it('publishes them as missing, counted, when every configured server says so', async () => {
-    const [a, b] = [await startGoneProxy(), await startGoneProxy()];
+    const [a, b] = [await startProxy(), await startProxy()];
     const { blocks, published, missing } = await fetchFromHead('allgone', [a.address, b.address]);
 
     expect(a.goneAnswers).toBeGreaterThan(0);

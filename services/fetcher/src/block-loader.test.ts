@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { beginCell } from '@ton/core';
+import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import { describe, expect, it } from 'vitest';
-import { isStateGone, isStateGoneAnswer, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
-import { fromTlBlockId, type LiteApi, toTlBlockId, verifyBlockBoc, VerifyError } from './lite-api.js';
-import { GoneEverywhereError, LiteQueryError } from './lite-pool.js';
+import { EMPTY_ACCOUNT_HASH, isStateGone, isStateGoneAnswer, type LoadedBlock, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
+import { createLiteApi, fromTlBlockId, type LiteApi, toTlBlockId, verifyBlockBoc, VerifyError } from './lite-api.js';
+import { createLitePool, GoneEverywhereError, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
 import type { FullBlockId } from './shard-walk.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/mainnet/blocks');
@@ -18,6 +20,9 @@ const MC_ID: FullBlockId = {
   // The liteserver's file hash is sha256 of the bytes it serves.
   file_hash: createHash('sha256').update(MC).digest('base64'),
 };
+
+/** account_none$0, hashed by @ton/core: an implementation independent of ours. */
+const NONE_HASH = beginCell().storeBit(false).endCell().hash().toString('base64');
 
 /** A LiteApi serving the fixture, with account states from `states`. */
 function fakeLite(states: (account: string) => Uint8Array | Error): LiteApi {
@@ -66,10 +71,14 @@ describe('loadVerifiedBlock() and loadAccountStates()', () => {
 
   it('checks each account state against the state hash its last transaction left', async () => {
     const b = await loadVerifiedBlock(fakeLite(() => new Uint8Array()), MC_ID);
-    // The fixture carries no account BoCs; a wrong state must be rejected, an empty one (account_none) passes.
+    // The fixture carries no account BoCs; a wrong state must be rejected, and so must "no state"
+    // (account_none) for these accounts, which the block leaves with a state.
     const wrong = MC; // any BoC whose root is not the account
     expect(() => verifyAccountState(MC_ID, b.accounts[0], wrong)).toThrow(/state hash/);
-    expect(() => verifyAccountState(MC_ID, b.accounts[0], new Uint8Array())).not.toThrow();
+    for (const a of b.accounts) expect(() => verifyAccountState(MC_ID, a, new Uint8Array())).toThrow(/no state \(account_none\)/);
+    // An account the block leaves without one: the empty answer is the truth.
+    const none = { ...b.accounts[0], state_hash_after: NONE_HASH };
+    expect(() => verifyAccountState(MC_ID, none, new Uint8Array())).not.toThrow();
   });
 
   it('recognises the "no such state here" answers of upstream liteservers and the localnet, and nothing else', () => {
@@ -92,7 +101,9 @@ describe('loadVerifiedBlock() and loadAccountStates()', () => {
   });
 
   it('publishes accounts as missing only when every liteserver said the state is gone; fails on other errors', async () => {
-    const b = await loadVerifiedBlock(fakeLite(() => new Uint8Array()), MC_ID);
+    const loaded = await loadVerifiedBlock(fakeLite(() => new Uint8Array()), MC_ID);
+    // The fixture has no account BoCs: let the block leave its accounts without one, so "no state" verifies.
+    const b = { ...loaded, accounts: loaded.accounts.map((a) => ({ ...a, state_hash_after: NONE_HASH })) };
     const attempts = [
       { server: 'x', error: 'account states are kept for the last 32 rounds; round 82 is older' },
       { server: 'y', error: 'cannot load state for (0,8000000000000000,1):A:B : state not in db' },
@@ -107,5 +118,58 @@ describe('loadVerifiedBlock() and loadAccountStates()', () => {
     expect(r.states.map((s) => s.account)).toEqual(b.accounts.slice(1).map((a) => a.account));
     const other = new LiteQueryError('getAccountState', attempts);
     await expect(loadAccountStates(fakeLite(() => other), b)).rejects.toBe(other);
+  });
+});
+
+describe('an empty account state', () => {
+  it('is the account_none hash, which mainnet blocks record for every account a transaction creates', () => {
+    expect(EMPTY_ACCOUNT_HASH).toBe(NONE_HASH);
+    // The validators' HASH_UPDATE of each transaction on a nonexistent account starts from account_none.
+    const boc = readFileSync(join(FIXTURES, 'wc0_6000000000000000_52111590.boc'));
+    const cells = parseBoc(boc);
+    const { transactions } = blockRecords(loadBlock(cells), boc, { rootHash: Buffer.from(cells.hash(cells.roots[0])).toString('base64'), fileHash: '' });
+    const created = transactions.filter((t) => t.orig_status === 'nonexist');
+    expect(created.length).toBeGreaterThan(0);
+    for (const t of created) expect(t.account_state_hash_before, t.hash).toBe(EMPTY_ACCOUNT_HASH);
+  });
+
+  /** An engine answering getAccountState with `state`, counting its answers. */
+  const stateEngine = (state: Buffer) => {
+    const engine = { answers: 0, isReady: () => true, close: () => {}, query: (async () => {
+      engine.answers++;
+      return { kind: 'liteServer.accountState', state };
+    }) as QueryEngine['query'] };
+    return engine;
+  };
+
+  // Over the real LiteApi and pool: a liteserver that says "no account" for an account the block
+  // leaves active is a failing server, and the state comes from the next one.
+  const active = beginCell().storeUint(0xabcdef, 24).endCell();
+  const block = (state_hash_after: string): LoadedBlock =>
+    ({ id: MC_ID, accounts: [{ account: `0:${'11'.repeat(32)}`, last_trans_lt: '1', last_trans_hash: 'tx', state_hash_after }] }) as LoadedBlock;
+  const poolOf = (engines: QueryEngine[], events: QueryEvent[] = []) =>
+    createLiteApi(createLitePool({ servers: engines.map((engine, i) => ({ name: `s${i}`, engine })), sleep: async () => {}, observer: (e) => events.push(e), isGone: isStateGoneAnswer }));
+
+  it('from a liteserver for an account the block leaves active is rejected; the next server\'s state is published', async () => {
+    const liar = stateEngine(Buffer.alloc(0));
+    const honest = stateEngine(active.toBoc());
+    const events: QueryEvent[] = [];
+    const r = await loadAccountStates(poolOf([liar, honest], events), block(active.hash().toString('base64')));
+    expect(liar.answers).toBe(1);
+    expect(r.missing).toEqual([]);
+    expect(r.states.map((s) => Buffer.from(s.boc).toString('hex'))).toEqual([active.toBoc().toString('hex')]);
+    expect(events.map((e) => [e.server, e.result])).toEqual([['s0', 'error'], ['s1', 'ok']]);
+    expect(events[0].error).toBeInstanceOf(VerifyError);
+  });
+
+  it('fails the block when every liteserver says so: retried, never published as empty or missing', async () => {
+    const r = loadAccountStates(poolOf([stateEngine(Buffer.alloc(0)), stateEngine(Buffer.alloc(0))]), block(active.hash().toString('base64')));
+    await expect(r).rejects.toBeInstanceOf(LiteQueryError);
+    await expect(r).rejects.not.toBeInstanceOf(GoneEverywhereError);
+  });
+
+  it('is published for an account the block leaves without one', async () => {
+    const r = await loadAccountStates(poolOf([stateEngine(Buffer.alloc(0))]), block(NONE_HASH));
+    expect(r.states.map((s) => s.boc.length)).toEqual([0]);
   });
 });

@@ -2,7 +2,7 @@
  * One block: download (hashes verified), decode, and the states of the accounts it touched, each
  * checked against the account state hash its last transaction in the block ends with.
  */
-import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
+import { beginCell, blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import type { RawAccountState } from '@tonstream/bus';
 import { describeId, type LiteApi, MASTERCHAIN, VerifyError } from './lite-api.js';
 import { GoneEverywhereError } from './lite-pool.js';
@@ -56,14 +56,28 @@ export async function loadVerifiedBlock(lite: LiteApi, id: FullBlockId): Promise
   };
 }
 
-/** The `Account` BoC must hash to the state hash the block's last transaction of that account left. */
+/**
+ * Hash of `account_none$0 = Account` (a cell of one 0 bit): the state hash of an address without an
+ * account. A liteserver answers such an address with an empty state.
+ */
+export const EMPTY_ACCOUNT_HASH = Buffer.from(beginCell().storeBit(0).endCell().hash()).toString('base64');
+
+/**
+ * The `Account` BoC must hash to the state hash the block's last transaction of that account left;
+ * an empty answer stands for account_none, so it passes only when the account has none after the block.
+ */
 export function verifyAccountState(block: FullBlockId, a: TouchedAccount, state: Uint8Array): void {
-  if (state.length === 0) return; // account_none: a deleted account; nothing to hash against
-  const cells = parseBoc(state);
-  const hash = Buffer.from(cells.hash(cells.roots[0])).toString('base64');
+  const empty = state.length === 0;
+  const hash = empty ? EMPTY_ACCOUNT_HASH : rootHash(state);
   if (hash !== a.state_hash_after) {
-    throw new VerifyError(`account ${a.account} at ${describeId(block)}: state hash ${hash} != ${a.state_hash_after} after tx ${a.last_trans_hash}`);
+    const got = empty ? 'no state (account_none)' : `state hash ${hash}`;
+    throw new VerifyError(`account ${a.account} at ${describeId(block)}: ${got}, but tx ${a.last_trans_hash} left state hash ${a.state_hash_after}`);
   }
+}
+
+function rootHash(boc: Uint8Array): string {
+  const cells = parseBoc(boc);
+  return Buffer.from(cells.hash(cells.roots[0])).toString('base64');
 }
 
 /**
