@@ -27,6 +27,14 @@ export type StreamerConfig = {
   tracerWaitMs: number;
   /** Confirmed blocks kept for their finalized step; at this many, reading waits for the watermark. */
   maxUnfinalizedBlocks: number;
+  /**
+   * A masterchain block that does not complete (records dead-lettered or refused) goes out with the
+   * records that arrived once a block this many seqnos later is whole and every partition has moved past
+   * it. Default 30 (about a minute of mainnet without events).
+   */
+  giveUpAfterMcBlocks: number;
+  /** ...or, when a partition stays silent, once it has waited this long with later blocks whole. Default 600000 (10 min). */
+  giveUpAfterMs: number;
   /** How long an emission waits for its `address_book` / `metadata` lookup before it goes with what is known. Default 200. */
   extrasWaitMs: number;
   /** How long an address's looked-up facts and token metadata are kept before they are read again. Default 60000. */
@@ -73,6 +81,8 @@ export const STREAMER_CONFIG: Spec<StreamerConfig> = {
   replayMs: int('STREAMER_REPLAY_MS', 'Kafka time read back at start to refill the resume window', 600_000, { min: 0, max: 7 * 86_400_000 }),
   tracerWaitMs: int('STREAMER_TRACER_WAIT_MS', 'how long a block waits for the tracer\'s records of the traces it completed', 5_000, { min: 0, max: 600_000 }),
   maxUnfinalizedBlocks: int('STREAMER_MAX_UNFINALIZED_BLOCKS', 'confirmed masterchain blocks held for the watermark; at this many, reading pauses until it moves', 1_000, { min: 1, max: 1_000_000 }),
+  giveUpAfterMcBlocks: int('STREAMER_GIVE_UP_AFTER_MC_BLOCKS', 'masterchain blocks a later whole block may be ahead of an incomplete one before that one goes out with the records that arrived', 30, { min: 1, max: 100_000 }),
+  giveUpAfterMs: int('STREAMER_GIVE_UP_AFTER_MS', 'how long an incomplete masterchain block is waited for when a partition stays silent', 600_000, { min: 1_000, max: 7 * 86_400_000 }),
   extrasWaitMs: int('STREAMER_EXTRAS_WAIT_MS', 'how long an emission waits for its address_book / metadata lookup', 200, { min: 0, max: 10_000 }),
   extrasTtlMs: int('STREAMER_EXTRAS_TTL_MS', 'how long looked-up address facts and token metadata are kept', 60_000, { min: 0, max: 86_400_000 }),
   extrasCacheEntries: int('STREAMER_EXTRAS_CACHE_ENTRIES', 'addresses whose looked-up facts and metadata are kept', 100_000, { min: 1, max: 10_000_000 }),

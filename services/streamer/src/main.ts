@@ -23,7 +23,7 @@ const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-s
 const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });
 const extras = createExtrasLookup({ read: storeEntryReader(store, () => source.health().watermark), ttlMs: config.extrasTtlMs, maxEntries: config.extrasCacheEntries, logger: logger.child({ module: 'extras' }) });
 const emitter = createEmitQueue({ fanout, lookup: extras, waitMs: config.extrasWaitMs });
-const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, emitter, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs, maxUnfinalizedBlocks: config.maxUnfinalizedBlocks });
+const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, emitter, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs, maxUnfinalizedBlocks: config.maxUnfinalizedBlocks, giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs } });
 const health = () => {
   const s = source.health();
   const m = process.memoryUsage();
@@ -38,7 +38,7 @@ const port = (server.address() as { port: number }).port;
 shutdown.add('streaming server', () => new Promise<void>((resolve) => (server.closeStreams(), server.close(() => resolve()))));
 logger.info('streamer listening', { host: config.host, port });
 
-const metricsServer = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => { const h = health(); return { status: h.ok ? 'ok' : 'error', reasons: h.problems }; } });
+const metricsServer = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => { const h = health(); return { status: !h.ok ? 'error' : h.warnings.length > 0 ? 'degraded' : 'ok', reasons: [...h.problems, ...h.warnings] }; } });
 shutdown.add('metrics server', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
 
 try {

@@ -15,6 +15,7 @@ export function createStreamerMetrics(registry: Registry) {
     connections: new Gauge({ name: 'tonstream_streamer_connections', help: 'Open streaming connections, by transport', labelNames: ['transport'] as const, registers }),
     stalePending: new Counter({ name: 'tonstream_streamer_stale_pending_total', help: 'Pending traces not sent because their block was read first', registers }),
     refused: new Counter({ name: 'tonstream_streamer_refused_records_total', help: 'Records that failed their check and were left out', registers }),
+    givenUp: new Counter({ name: 'tonstream_streamer_given_up_mc_blocks_total', help: 'Masterchain blocks emitted with only the records that arrived, after STREAMER_GIVE_UP_AFTER_MC_BLOCKS (their records were dead-lettered or refused)', registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_streamer_last_mc_seqno', help: 'Last masterchain block emitted, by stage', labelNames: ['stage'] as const, registers }),
     watermark: new Gauge({ name: 'tonstream_streamer_watermark_mc_seqno', help: 'Watermark as last read (finalized = stored up to here)', registers }),
     unfinalizedBlocks: new Gauge({ name: 'tonstream_streamer_unfinalized_blocks', help: 'Confirmed masterchain blocks waiting for the watermark', registers }),

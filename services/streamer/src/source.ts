@@ -28,6 +28,12 @@ const ON_CHAIN_KEPT = 100_000;
 /** See CollectorOptions. */
 const START_MARGIN_MC_BLOCKS = 3;
 const SKIP_INCOMPLETE_AFTER_MC_BLOCKS = 8;
+/** A block trailing later whole ones is reported once it has for this long (its partition may just be read later). */
+const STALL_REPORTED_AFTER_MS = 2_000;
+/** A block given up on stays in the health warnings this long: its events are incomplete, an operator should see which. */
+const GIVE_UP_REPORTED_MS = 15 * 60_000;
+/** Given-up blocks remembered for the health warnings (newest last). */
+const GIVE_UPS_KEPT = 10;
 /** How often held blocks are looked at again (their wait for the tracer may have run out). */
 const HOLD_CHECK_MS = 100;
 /**
@@ -60,6 +66,8 @@ export type SourceOptions = {
    * of growing it, and no finalized step is skipped.
    */
   maxUnfinalizedBlocks: number;
+  /** When a masterchain block that does not complete goes out with the records that arrived (CollectorOptions.giveUp). */
+  giveUp: { afterMcBlocks: number; afterMs: number };
   /** Where emissions go, in order (emit-queue.ts: looks up `address_book` / `metadata` first); default the fan-out itself. */
   emitter?: Emitter;
 };
@@ -83,7 +91,8 @@ export function createSource(o: SourceOptions) {
   const groupId = `${o.topics.blocks.replace(/ton\.blocks$/, '')}tonstream-streamer-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const consumer = o.kafka.consumer({ groupId, ...CONSUMER_FETCH, sessionTimeout: 30_000 });
   const admin = o.kafka.admin();
-  const collector = createCollector({ startMarginMcBlocks: START_MARGIN_MC_BLOCKS, skipIncompleteAfterMcBlocks: SKIP_INCOMPLETE_AFTER_MC_BLOCKS });
+  const collector = createCollector({ startMarginMcBlocks: START_MARGIN_MC_BLOCKS, skipIncompleteAfterMcBlocks: SKIP_INCOMPLETE_AFTER_MC_BLOCKS, giveUp: o.giveUp });
+  const givenUp: { mcSeqno: number; at: number; missing: string }[] = [];
   const links = createTraceLinks(TRACE_LINK_MAX_AGE_MC_BLOCKS);
   const join = createTracerJoin(TRACE_LINK_MAX_AGE_MC_BLOCKS);
   const held: HeldBlock[] = [];
@@ -132,6 +141,12 @@ export function createSource(o: SourceOptions) {
    */
   const hold = (block: McRecords) => {
     const started = performance.now();
+    if (block.missing !== undefined) {
+      o.logger.warn('gave up waiting for a masterchain block: its events carry the records that arrived', { mc_seqno: block.mcSeqno, missing: block.missing, transactions: block.transactions.length });
+      o.metrics.givenUp.inc();
+      givenUp.push({ mcSeqno: block.mcSeqno, at: Date.now(), missing: block.missing });
+      if (givenUp.length > GIVE_UPS_KEPT) givenUp.shift();
+    }
     const transactions = joinTransactions(block.transactions, block.messages);
     const all = blockEvents(transactions, links.assign(block.mcSeqno, transactions), block.accountStates, [], jettonWalletOf);
     const txEvents = all.filter((e) => e.type === 'transactions');
@@ -210,9 +225,9 @@ export function createSource(o: SourceOptions) {
         o.metrics.refused.inc();
         o.logger.warn('record refused', { topic: batch.topic, partition: batch.partition, offset: message.offset, reason });
       });
-      if (c) collector.add(c);
+      if (c) collector.add(c, batch);
     }
-    for (let block = collector.take(); block; block = collector.take()) hold(block);
+    for (let block = collector.take(Date.now()); block; block = collector.take(Date.now())) hold(block);
     release();
     await heartbeat();
   }
@@ -264,6 +279,9 @@ export function createSource(o: SourceOptions) {
       for (const topic of replayed) for (const s of await offsetsAt(topic, from)) seeks.push({ topic, ...s });
       // Pending events are live only (nothing retains or replays them).
       for (const s of await offsetsAt(o.topics.pendingTraces, Date.now())) seeks.push({ topic: o.topics.pendingTraces, ...s });
+      consumer.on(consumer.events.GROUP_JOIN, (e) => {
+        collector.assign(Object.entries(e.payload.memberAssignment).filter(([topic]) => kinds.has(topic)).flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition }))));
+      });
       await consumer.connect();
       await consumer.subscribe({ topics: [...replayed, o.topics.pendingTraces], fromBeginning: false });
       await consumer.run({ partitionsConsumedConcurrently: 1, eachBatch });
@@ -287,7 +305,13 @@ export function createSource(o: SourceOptions) {
       if (!running) problems.push('not reading the topics');
       if (watermarkError) problems.push(`watermark unreadable: ${watermarkError}`);
       if (waitingForWatermark) problems.push(`paused: ${unfinalized.length} confirmed blocks wait for the watermark (STREAMER_MAX_UNFINALIZED_BLOCKS)`);
-      return { ok: problems.length === 0, problems, watermark, last_confirmed: lastConfirmed, unfinalized_blocks: unfinalized.length, waiting_for: collector.next, trace_links: links.size, held_blocks: held.length, tracer_join: join.size, tracer_running: tracerRunning() };
+      // Degraded, not down: the stream goes on, without some records.
+      const now = Date.now();
+      const warnings: string[] = [];
+      const stall = collector.stalled();
+      if (stall && now - stall.since >= STALL_REPORTED_AFTER_MS) warnings.push(`waiting ${Math.round((now - stall.since) / 1000)} s for masterchain block ${stall.mcSeqno} while ${stall.newestWhole} is whole: ${stall.missing}`);
+      for (const g of givenUp) if (now - g.at < GIVE_UP_REPORTED_MS) warnings.push(`gave up on masterchain block ${g.mcSeqno} at ${new Date(g.at).toISOString()}: ${g.missing}`);
+      return { ok: problems.length === 0, problems, warnings, given_up_mc_blocks: givenUp.map((g) => g.mcSeqno), watermark, last_confirmed: lastConfirmed, unfinalized_blocks: unfinalized.length, waiting_for: collector.next, trace_links: links.size, held_blocks: held.length, tracer_join: join.size, tracer_running: tracerRunning() };
     },
   };
 }

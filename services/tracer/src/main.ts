@@ -5,6 +5,7 @@ import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsS
 import { Redis } from 'ioredis';
 import { TRACER_CONFIG } from './config.js';
 import { createTracerMetrics } from './metrics.js';
+import { watchRedis } from './redis-health.js';
 import { createStateStore } from './state-store.js';
 import { createTracer, TRACER_GROUP_ID, type Classify } from './tracer.js';
 
@@ -18,6 +19,9 @@ const shutdown = createShutdown(logger);
 // The state must be durable before offsets are committed: a command that fails is an error, never a silent retry later.
 const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true });
 shutdown.add('redis', async () => void (await redis.quit()));
+const metrics = createTracerMetrics(registry);
+const redisWatch = watchRedis(redis, (up) => metrics.redisUp.set(up ? 1 : 0));
+shutdown.add('redis watch', async () => redisWatch.stop());
 const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-tracer', logger: logger.child({ module: 'kafka' }) });
 // Contract context (a Jetton wallet's master and owner, an NFT item's collection) from the states of
 // the accounts the pipeline saw (contractInterfacesOf); beyond those, what the trace itself proves.
@@ -32,12 +36,18 @@ const tracer = createTracer({
   classify,
   contractOf: contractInterfacesOf,
   logger,
-  metrics: createTracerMetrics(registry),
+  metrics,
   groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,
   incompleteAfterMcBlocks: config.incompleteAfterMcBlocks,
+  giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs },
 });
+const health = () => {
+  const h = tracer.health();
+  const redisProblem = redisWatch.problem();
+  return redisProblem === null ? h : { ...h, status: 'error' as const, reasons: [redisProblem, ...h.reasons] };
+};
 
-const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => tracer.health() });
+const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health });
 shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
 logger.info('metrics listening', { host: config.metricsHost, port: config.metricsPort });
 

@@ -16,6 +16,9 @@ export function createTracerMetrics(registry: Registry) {
     transactions: new Counter({ name: 'tonstream_tracer_transactions_total', help: 'Transactions assembled into traces', registers }),
     pendingTraces: new Gauge({ name: 'tonstream_tracer_pending_traces', help: 'Traces waiting for messages to be delivered (held in Redis)', registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_tracer_last_mc_seqno', help: 'Last masterchain seqno whose traces are published and whose state is saved', registers }),
+    givenUp: new Counter({ name: 'tonstream_tracer_given_up_mc_blocks_total', help: 'Masterchain blocks traced with only the records that arrived, after TRACER_GIVE_UP_AFTER_MC_BLOCKS (their records were dead-lettered or refused)', registers }),
+    waitingBlocks: new Gauge({ name: 'tonstream_tracer_waiting_mc_blocks', help: 'Masterchain blocks whose records are held in memory, waiting for their turn', registers }),
+    redisUp: new Gauge({ name: 'tonstream_tracer_redis_up', help: '1 while Redis is connected and answers PING in time, else 0 (state saves wait)', registers }),
     blockDuration: new Histogram({ name: 'tonstream_tracer_block_duration_seconds', help: 'Time to process one masterchain block (assembly, classification, publish, state save)', buckets: BLOCK_DURATION_BUCKETS_S, registers }),
   };
 }

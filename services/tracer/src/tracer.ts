@@ -8,11 +8,13 @@ import {
   type ClassificationState,
   emptyState,
   joinTransactions,
+  TRACE_BATCH_HEADER,
+  type TraceBatch,
   type TraceRecord,
 } from '@tonstream/traces';
 import type { AccountStateRecord, TransactionRecord } from '@tonstream/records';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
-import { createCollector, type Collector, type McGroup } from './collector.js';
+import { createCollector, type Collector, type GiveUpBound, type McGroup } from './collector.js';
 import type { TracerMetrics } from './metrics.js';
 import type { StateStore } from './state-store.js';
 
@@ -42,6 +44,13 @@ export type Classify<C = unknown> = (trace: TraceToClassify, contracts: Contract
  */
 export const CONTRACTS_KEPT = 200_000;
 
+/** A block trailing later whole ones is reported once it has for this long (its partition may just be read later). */
+const STALL_REPORTED_AFTER_MS = 2_000;
+/** A block given up on stays in the health reasons this long: its traces are incomplete, an operator should see which. */
+const GIVE_UP_REPORTED_MS = 15 * 60_000;
+/** Given-up blocks remembered for the health reasons (newest last). */
+const GIVE_UPS_KEPT = 10;
+
 export type TracerDeps<C = unknown> = {
   kafka: Kafka;
   topics: Topics;
@@ -55,6 +64,8 @@ export type TracerDeps<C = unknown> = {
   groupId?: string;
   /** Masterchain blocks after its first one when a pending trace is published as incomplete. Default: the assembler's (1000). */
   incompleteAfterMcBlocks?: number;
+  /** When a masterchain block that does not complete is traced with the records that arrived (collector.ts GiveUpBound). */
+  giveUp: GiveUpBound;
 };
 
 export type Tracer = {
@@ -68,7 +79,8 @@ export type Tracer = {
 /**
  * The tracer: consumes the decoder's transactions, messages and block metas, assembles each whole
  * masterchain block into traces, classifies every completed trace and publishes traces and actions
- * (keyed by trace id, so one trace's versions stay in order). Per block, in this order: publish
+ * (keyed by trace id, so one trace's versions stay in order) and the block's mark (what the writer
+ * counts to serve a trace with its actions). Per block, in this order: publish
  * (acks from all replicas), save the assembler's delta and the block's seqno to Redis in one
  * transaction, commit the offsets of the messages that block needed. A crash before the save replays
  * the block from the saved state and publishes the same records again (the store keys them by id);
@@ -101,7 +113,10 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
   const admin = kafka.admin();
   let state: AssemblerState = emptyState();
-  let collector: Collector = createCollector({ lastDone: null });
+  /** The last batch marked (the saved seqno after a restart); null: this tracer began without state. */
+  let lastMarked: number | null = null;
+  let collector: Collector = createCollector({ lastDone: null, giveUp: deps.giveUp });
+  const givenUp: { mcSeqno: number; at: number; missing: string }[] = [];
   let health: HealthStatus = { status: 'degraded', reasons: ['starting'] };
   let stopping = false;
   let fail!: (err: unknown) => void;
@@ -123,20 +138,34 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
 
   async function processGroup(g: McGroup) {
     const started = performance.now();
+    if (g.missing !== undefined) {
+      logger.warn('gave up waiting for a masterchain block: traced with the records that arrived (traces through its missing transactions end incomplete)', { mc_seqno: g.mcSeqno, missing: g.missing, transactions: g.transactions.length });
+    }
     learn(g.accountStates);
     const transactions = joinTransactions(g.transactions, g.messages);
     const result = assembleMasterchainBlock(state, g.mcSeqno, transactions, { incompleteAfterMcBlocks: deps.incompleteAfterMcBlocks });
     const out = result.finished.map(classified);
-    const traceMessages: Message[] = out.map(({ trace }) => ({ key: trace.trace_id, value: JSON.stringify(trace) }));
-    const actionMessages: Message[] = out.filter((o) => o.actions.length > 0).map(({ trace, actions }) => ({ key: trace.trace_id, value: actions.map((a) => JSON.stringify(a)).join('\n') }));
+    const headers = { [TRACE_BATCH_HEADER]: String(g.mcSeqno) };
+    const traceMessages: Message[] = out.map(({ trace }) => ({ key: trace.trace_id, value: JSON.stringify(trace), headers }));
+    const actionMessages: Message[] = out.filter((o) => o.actions.length > 0).map(({ trace, actions }) => ({ key: trace.trace_id, value: actions.map((a) => JSON.stringify(a)).join('\n'), headers }));
+    // The batch's mark: the writer serves these traces once it stored all it announces (the traces
+    // watermark). It covers every seqno since the last mark, so a block skipped leaves no gap.
+    const mark: TraceBatch = { mc_seqno: g.mcSeqno, first_mc_seqno: lastMarked === null ? 0 : lastMarked + 1, traces: out.length, actions: out.reduce((n, o) => n + o.actions.length, 0) };
     const topicMessages = [
       ...(traceMessages.length > 0 ? [{ topic: topics.traces, messages: traceMessages }] : []),
       ...(actionMessages.length > 0 ? [{ topic: topics.actions, messages: actionMessages }] : []),
+      { topic: topics.traceBatches, messages: [{ key: String(g.mcSeqno), value: JSON.stringify(mark) }] },
     ];
-    if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, acks: -1 });
+    await producer.sendBatch({ topicMessages, acks: -1 });
+    lastMarked = g.mcSeqno;
     await stateStore.save(g.mcSeqno, result);
     const commits = collector.done(g.mcSeqno);
     if (commits.length > 0) await consumer.commitOffsets(commits);
+    if (g.missing !== undefined) {
+      metrics.givenUp.inc();
+      givenUp.push({ mcSeqno: g.mcSeqno, at: Date.now(), missing: g.missing });
+      if (givenUp.length > GIVE_UPS_KEPT) givenUp.shift();
+    }
     for (const { trace, actions } of out) {
       metrics.traces.inc({ state: trace.is_incomplete ? 'incomplete' : 'complete' });
       if (trace.is_incomplete) {
@@ -163,7 +192,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       resolveOffset(message.offset);
     }
     // Whole masterchain blocks, in seqno order, as far as the records allow.
-    for (let g = collector.ready(); g && !stopping; g = collector.ready()) {
+    for (let g = collector.ready(Date.now()); g && !stopping; g = collector.ready(Date.now())) {
       try {
         await processGroup(g);
       } catch (err) {
@@ -174,6 +203,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       }
       await heartbeat();
     }
+    metrics.waitingBlocks.set(collector.waiting);
   }
 
   return {
@@ -181,7 +211,8 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     async start() {
       const loaded = await stateStore.load();
       state = loaded.state;
-      collector = createCollector({ lastDone: loaded.lastDone });
+      lastMarked = loaded.lastDone;
+      collector = createCollector({ lastDone: loaded.lastDone, giveUp: deps.giveUp });
       metrics.pendingTraces.set(state.traces.size);
       logger.info('tracer state loaded', { last_mc_seqno: loaded.lastDone, pending_traces: state.traces.size, undelivered_messages: state.edges.size });
       await admin.connect();
@@ -189,6 +220,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       if (created.length > 0) logger.info('created topics', { topics: created });
       consumer.on(consumer.events.GROUP_JOIN, (e) => {
         health = { status: 'ok', reasons: [] };
+        collector.assign(Object.entries(e.payload.memberAssignment).filter(([topic]) => kinds.has(topic)).flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition }))));
         logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
       });
       consumer.on(consumer.events.CRASH, (e) => {
@@ -202,7 +234,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       await consumer.connect();
       await consumer.subscribe({ topics: [...kinds.keys()], fromBeginning: true });
       await consumer.run({ autoCommit: false, eachBatchAutoResolve: false, partitionsConsumedConcurrently: 1, eachBatch });
-      logger.info('tracer started', { group_id: groupId, topics: [...kinds.keys()], incomplete_after_mc_blocks: deps.incompleteAfterMcBlocks ?? null });
+      logger.info('tracer started', { group_id: groupId, topics: [...kinds.keys()], incomplete_after_mc_blocks: deps.incompleteAfterMcBlocks ?? null, give_up_after_mc_blocks: deps.giveUp.afterMcBlocks, give_up_after_ms: deps.giveUp.afterMs });
     },
     async stop() {
       stopping = true;
@@ -212,7 +244,16 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       logger.info('tracer stopped', { last_mc_seqno: collector.lastDone, pending_traces: state.traces.size });
     },
     health() {
-      return health.status === 'ok' ? { ...health, details: { last_mc_seqno: collector.lastDone, pending_traces: state.traces.size, waiting_mc_blocks: collector.waiting } } : health;
+      if (health.status !== 'ok') return health;
+      const now = Date.now();
+      const reasons: string[] = [];
+      const stall = collector.stalled();
+      if (stall && now - stall.since >= STALL_REPORTED_AFTER_MS) {
+        reasons.push(`waiting ${Math.round((now - stall.since) / 1000)} s for masterchain block ${stall.mcSeqno} while ${stall.newestWhole} is whole: ${stall.missing}`);
+      }
+      for (const g of givenUp) if (now - g.at < GIVE_UP_REPORTED_MS) reasons.push(`gave up on masterchain block ${g.mcSeqno} at ${new Date(g.at).toISOString()}: ${g.missing}`);
+      const details = { last_mc_seqno: collector.lastDone, pending_traces: state.traces.size, waiting_mc_blocks: collector.waiting, given_up_mc_blocks: givenUp.map((g) => g.mcSeqno) };
+      return { status: reasons.length > 0 ? 'degraded' : 'ok', reasons, details };
     },
   };
 }
