@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { recordTopicPrefix } from './kafka-topics.js';
+import { createPortAllocator, reservableRange } from './ports.js';
 
 /** Repository root (the folder whose package.json declares the workspaces), for `services/<name>/dist/main.js`. */
 export const ROOT = findRoot(import.meta.dirname);
@@ -34,42 +36,66 @@ export type ServiceProcess = {
 export function startService(name: string, env: Record<string, string>, logDir: string, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
   mkdirSync(logDir, { recursive: true });
   recordTopicPrefix(env.KAFKA_TOPIC_PREFIX);
-  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' });
   const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, join(ROOT, 'services', name, 'dist', 'main.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return watchProcess(name, child, join(logDir, `${name}.log`));
+}
+
+/**
+ * Follows a child spawned with piped stdout and stderr: keeps its output, appends it to `logPath`.
+ * `waitFor` matches whole lines: each stream is split into lines by itself (a pipe delivers a line
+ * in as many reads as it likes, and the two streams interleave), and text is decoded per stream so
+ * a character split across reads stays whole. A last line without a newline counts once its stream
+ * ends.
+ */
+export function watchProcess(name: string, child: ChildProcess, logPath: string): ServiceProcess {
+  const log = createWriteStream(logPath, { flags: 'a' });
   let text = '';
+  const lines: string[] = [];
   const waiters: { pattern: RegExp; resolve: (line: string) => void }[] = [];
-  const onData = (chunk: Buffer) => {
-    const s = chunk.toString('utf8');
-    text += s;
-    log.write(s);
+  const onLine = (line: string) => {
+    lines.push(line);
     for (const w of [...waiters]) {
-      const line = s.split('\n').find((l) => w.pattern.test(l));
-      if (line !== undefined) {
+      if (w.pattern.test(line)) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(line);
       }
     }
   };
-  child.stdout!.on('data', onData);
-  child.stderr!.on('data', onData);
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let partial = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (s: string) => {
+      text += s;
+      log.write(s);
+      const parts = (partial + s).split('\n');
+      partial = parts.pop()!;
+      for (const line of parts) onLine(line);
+    });
+    stream.on('end', () => {
+      if (partial !== '') onLine(partial);
+      partial = '';
+    });
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  child.once('exit', () => log.end());
+  // 'close' comes after the streams ended, so nothing printed before the exit is still unread.
+  const closed = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  void closed.then(() => log.end());
 
   return {
     name,
     child,
     output: () => text,
     waitFor(pattern, timeoutMs = 60_000) {
-      const already = text.split('\n').find((l) => pattern.test(l));
+      const already = lines.find((l) => pattern.test(l));
       if (already !== undefined) return Promise.resolve(already);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${name}: no output matching ${pattern} within ${timeoutMs} ms; last output:\n${text.slice(-2000)}`)), timeoutMs);
         waiters.push({ pattern, resolve: (l) => (clearTimeout(timer), resolve(l)) });
-        void exited.then((code) => {
+        void closed.then((code) => {
           clearTimeout(timer);
           reject(new Error(`${name} exited (${code}) before printing ${pattern}; last output:\n${text.slice(-2000)}`));
         });
@@ -110,15 +136,12 @@ export async function eventually<T>(what: string, check: () => Promise<T | undef
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
 }
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
+const ports = createPortAllocator({ lockDir: join(tmpdir(), 'tonstream-test-ports'), range: reservableRange });
+
+/**
+ * A TCP port for a server a test starts, reserved for this process until it exits (see ports.ts):
+ * no other call, suite or test process on the machine gets it, nor any outgoing connection.
+ */
+export function freePort(): Promise<number> {
+  return ports.take();
 }
