@@ -32,7 +32,19 @@ export type ServerOptions = LimitDefaults & {
   keys: KeyVerifier | null;
   /** How often keys with open connections are looked up again (revoked: cut). */
   keyRecheckMs: number;
+  /** A request's head and body (an SSE subscription) must arrive within this; the stream after it is not bounded. @default REQUEST_TIMEOUT_MS */
+  requestTimeoutMs?: number;
 };
+
+/**
+ * Bounds on receiving a request, so a client sending slowly (slowloris) cannot hold a connection:
+ * its head within HEADERS_TIMEOUT_MS, head and body within REQUEST_TIMEOUT_MS (the default 1 MiB
+ * STREAMER_MAX_REQUEST_BYTES at 35 KB/s). Node checks them every CHECK_INTERVAL_MS and answers 408;
+ * a response (an SSE stream) is never cut by them.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const CHECK_INTERVAL_MS = 1_000;
 
 /** The streaming HTTP server: SSE, WebSocket upgrades and health on one port. */
 export function createStreamingServer(o: ServerOptions): Server & { closeStreams(): void } {
@@ -53,7 +65,9 @@ export function createStreamingServer(o: ServerOptions): Server & { closeStreams
   }, o.keepaliveMs);
   keepalive.unref();
 
-  const server = createServer((req, res) => {
+  const requestTimeout = o.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const timeouts = { requestTimeout, headersTimeout: Math.min(HEADERS_TIMEOUT_MS, requestTimeout), connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, requestTimeout) };
+  const server = createServer(timeouts, (req, res) => {
     const url = new URL(req.url ?? '/', 'http://streamer');
     const path = url.pathname.replace(/\/+$/, '');
     if (SSE_PATHS.has(path)) {
@@ -72,8 +86,6 @@ export function createStreamingServer(o: ServerOptions): Server & { closeStreams
     }
     json(res, 404, { error: 'not found' });
   });
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 0;
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://streamer');
