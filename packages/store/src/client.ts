@@ -1,6 +1,7 @@
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
 import { Readable } from 'node:stream';
 import { toStoreError } from './errors.js';
+import { type HttpAnswer, withHttpStatus } from './http-status.js';
 import { toTsv, type TsvValue } from './tsv.js';
 import { ident } from './sql.js';
 
@@ -68,36 +69,39 @@ export function createStore(options: StoreOptions): Store {
     client,
     database,
     async command(sql) {
+      const answer: HttpAnswer = {};
       try {
-        await client.command({ query: sql });
+        await withHttpStatus(answer, () => client.command({ query: sql }));
       } catch (err) {
-        throw toStoreError(err, 'command failed');
+        throw toStoreError(err, 'command failed', answer.status);
       }
     },
     async query<T>(sql: string, options: QueryOptions = {}) {
+      const answer: HttpAnswer = {};
       try {
         // wait_end_of_query: an error mid-stream comes back as an error, not as broken JSON.
         const settings: Record<string, number> = { ...options.settings, wait_end_of_query: 1 };
         if (options.timeoutMs !== undefined) settings.max_execution_time = Math.max(1, Math.ceil(options.timeoutMs / 1000));
-        const rs = await client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal });
+        const rs = await withHttpStatus(answer, () => client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal }));
         return (await rs.json()) as T[];
       } catch (err) {
-        throw toStoreError(err, 'query failed');
+        throw toStoreError(err, 'query failed', answer.status);
       }
     },
     async insert(table, rows) {
       if (rows.length === 0) return;
       const columns = Object.keys(rows[0]);
+      const answer: HttpAnswer = {};
       try {
         const text = toTsv(rows as Record<string, TsvValue>[], columns);
-        await client.insert({
+        await withHttpStatus(answer, () => client.insert({
           table: `${database}.${ident(table)}`,
           columns: columns.map(ident) as [string, ...string[]],
           values: Readable.from([text], { objectMode: false }),
           format: 'TabSeparated',
-        });
+        }));
       } catch (err) {
-        throw toStoreError(err, `insert into ${table} failed`);
+        throw toStoreError(err, `insert into ${table} failed`, answer.status);
       }
     },
     async ping() {
