@@ -4,16 +4,18 @@ import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Address, beginCell, Cell, external, internal, loadTransaction, type MessageRelaxed, SendMode, storeMessage, toNano, type Transaction } from '@ton/core';
+import { Address, beginCell, Cell, external, internal, loadTransaction, type MessageRelaxed, parseTuple, SendMode, serializeTuple, storeMessage, toNano, type Transaction, TupleReader } from '@ton/core';
 import { JettonMinter, JettonWallet, storeJettonMintMessage, storeJettonTransferMessage } from '@ton-community/assets-sdk';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { createKafka, pendingExternal, publishPendingExternal, topicNames } from '@tonstream/bus';
+import { HEAD_TTL_MS } from '@tonstream/emulation';
 import { readGlobalConfig } from '@tonstream/liteserver';
 import { PREFUNDED_WALLETS, type PrefundedWallet } from '@tonstream/localnet';
-import type { Producer } from 'kafkajs';
+import type { Admin, Producer } from 'kafkajs';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMULATOR_GROUP_ID } from '../../services/emulator/src/service.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
 
@@ -37,6 +39,7 @@ const topics = topicNames(`emu${run}.`);
 const procs: Record<string, ServiceProcess> = {};
 let api: ApiUnderTest;
 let producer: Producer;
+let admin: Admin;
 let client: LiteClient;
 let engine: LiteSingleEngine;
 let emulatorEnv: Record<string, string>;
@@ -73,9 +76,13 @@ type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
 type PendingTx = { hash: string; account: string; total_fees: string; description: { aborted?: boolean; compute_ph?: { success?: boolean } }; in_msg: { hash: string; source: string | null; destination: string; value: string | null; bounced: boolean | null; message_content: { hash: string } } };
 type PendingTraceJson = { external_hash: string; transactions_order: string[]; transactions: Record<string, PendingTx>; actions: { type: string; details: Record<string, unknown> }[]; trace_info: { trace_state: string } };
 
-function ledgerTxs(): LedgerTx[] {
+function ledgerRounds(): LedgerRound[] {
   if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).flatMap((l) => (JSON.parse(l) as LedgerRound).blocks.flatMap((b) => b.transactions));
+  return readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
+}
+
+function ledgerTxs(): LedgerTx[] {
+  return ledgerRounds().flatMap((r) => r.blocks.flatMap((b) => b.transactions));
 }
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
@@ -95,6 +102,32 @@ async function metric(name: string, labels = ''): Promise<number> {
   const text = await (await fetch(`http://127.0.0.1:${emulatorEnv.METRICS_PORT}/metrics`)).text();
   const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
   return line ? Number(line.split(' ').pop()) : 0;
+}
+
+/** A get-method at the liteserver's newest block (where the emulator reads the chain); undefined unless it ran. */
+async function atHead(address: Address, method: string): Promise<TupleReader | undefined> {
+  const res = await client.runMethod(address, method, serializeTuple([]).toBoc(), (await client.getMasterchainInfo()).last);
+  return res.exitCode === 0 && res.result ? new TupleReader(parseTuple(Cell.fromBase64(res.result))) : undefined;
+}
+
+/**
+ * Waits until the chain's newest state satisfies `check`, then until the emulator's cached head
+ * (reused up to HEAD_TTL_MS) can only be that state or a later one.
+ */
+async function headShows(what: string, check: () => Promise<boolean>) {
+  await eventually(what, async () => ((await check()) ? true : undefined), 30_000, 100);
+  await new Promise((r) => setTimeout(r, HEAD_TTL_MS));
+}
+
+/** Resolves once the emulator has processed (and committed) everything in its topic, re-deliveries included. */
+async function emulatorCaughtUp() {
+  const groupId = `${emulatorEnv.KAFKA_TOPIC_PREFIX}${EMULATOR_GROUP_ID}`;
+  await eventually('the emulator to commit the end of its topic', async () => {
+    const ends = await admin.fetchTopicOffsets(topics.pendingExternals);
+    const [committed] = await admin.fetchOffsets({ groupId, topics: [topics.pendingExternals] });
+    const done = (e: { partition: number; high: string; low: string }) => e.high === e.low || committed.partitions.find((p) => p.partition === e.partition)?.offset === e.high;
+    return ends.every(done) ? true : undefined;
+  }, 60_000, 100);
 }
 
 /** POSTs a BoC to the API process: status and JSON body. */
@@ -211,6 +244,8 @@ beforeAll(async () => {
   const kafka = createKafka({ brokers: [KAFKA_BROKERS], clientId: `emulator-test-${run}` });
   producer = kafka.producer();
   await producer.connect();
+  admin = kafka.admin();
+  await admin.connect();
   const [ls] = readGlobalConfig(globalConfig);
   engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
   client = new LiteClient({ engine });
@@ -226,6 +261,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await producer?.disconnect();
+  await admin?.disconnect();
   engine?.close();
   await Promise.all(Object.values(procs).map((p) => p.stop()));
   await api.stop();
@@ -308,8 +344,12 @@ describe('emulator on the local network', () => {
     seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
     const ownWallet = raw(walletOf(k.contract.address));
     await eventually('the minted Jetton wallet', async () => (ledgerTxs().some((t) => t.account === ownWallet) ? true : undefined), 60_000, 200);
-    // Wait for the wallet's seqno to move on the chain's head, which the emulator reads.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The emulator runs the transfer on the chain's head: it must have the wallet's new seqno and the minted Jettons.
+    await headShows('the new seqno and the minted Jettons at the head', async () => {
+      const seqno = (await atHead(k.contract.address, 'seqno'))?.readNumber();
+      const jettons = (await atHead(walletOf(k.contract.address), 'get_wallet_data'))?.readBigNumber();
+      return seqno === seqnos.get(k.w.address) && jettons === 1000n;
+    });
 
     const forwardPayload = beginCell().storeUint(0, 32).storeStringTail('jetton pending').endCell();
     const transferBody = beginCell().store(storeJettonTransferMessage({ queryId: 7n, amount: 250n, destination: receiver, responseDestination: k.contract.address, customPayload: null, forwardAmount: 1n, forwardPayload })).endCell();
@@ -377,8 +417,8 @@ describe('emulator on the local network', () => {
     }
     await startEmulator();
     for (const h of hashes) await eventually(`pending ${h}`, async () => ((await pendingByHash(h)).length === 1 ? true : undefined), 60_000, 100);
-    // Give re-deliveries (uncommitted offsets of the killed process) time to show up as duplicates.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Re-deliveries (offsets the killed process had not committed) would be emulated again before the end is committed.
+    await emulatorCaughtUp();
     expect(await metric('tonstream_emulator_externals_total', 'result="emulated"')).toBe(hashes.length);
   });
 
@@ -396,9 +436,10 @@ describe('emulator on the local network', () => {
     const raws = [a, b].map((boc) => pendingExternal(boc).hash);
     // (A round between the two sends lets the node refuse the second outright: the same outcome.)
     for (const boc of [a, b]) await client.sendMessage(boc).catch(() => undefined);
-    await eventually('one twin on chain', async () => (ledgerTxs().some((t) => raws.includes(t.in_msg ?? '')) ? true : undefined), 30_000, 200);
+    const landedIn = await eventually('one twin on chain', async () => ledgerRounds().find((r) => r.blocks.some((b) => b.transactions.some((t) => raws.includes(t.in_msg ?? ''))))?.mc_seqno, 30_000, 200);
     seqnos.set(k.w.address, seqnos.get(k.w.address)! + 1);
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Each round runs every external queued before it: both were queued before the round after the landing one.
+    await eventually('the round after the landing one', async () => ((ledgerRounds().at(-1)?.mc_seqno ?? 0) > landedIn ? true : undefined), 30_000, 200);
     expect(ledgerTxs().filter((t) => raws.includes(t.in_msg ?? ''))).toHaveLength(1);
     await eventually('both expired', async () => ((await Promise.all(norms.map(pendingByHash))).every((t) => t.length === 0) ? true : undefined), TTL_MS + 15_000, 500);
     expect(await metric('tonstream_emulator_expired_traces_total')).toBeGreaterThanOrEqual(before + 2);
