@@ -1,14 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, type Cell, Dictionary } from '@ton/core';
 import { readJettonMasterData, readNftCollectionData, readNftItemData } from '@tonstream/contracts';
-import { readMetadataEntries, saveWatermark, type MetadataEntry } from '@tonstream/store';
+import { createStore, migrate, readMetadataEntries, saveWatermark, type MetadataEntry, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, okJson, startApi } from './api-server.js';
 import { HUGE_BYTES, type MetadataServer, startMetadataServer } from '../support/metadata-server.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
 /*
  * The metadata worker (services/metadata, the built process) against a local metadata host serving
@@ -31,6 +34,11 @@ const ITEM = { name: 'Item #1', image: 'https://example.org/1.png', attributes: 
 const IPFS = { name: 'From IPFS', symbol: 'IPF' };
 const FLAKY = { name: 'Second try', symbol: 'FLK' };
 const HANG = { name: 'After restart', symbol: 'HNG' };
+/** Hosts of a loopback listener in the spellings the SSRF review named (and cloud metadata, NAT64, 6to4, site-local, multicast), each with the listener's port. */
+const HOSTILE_HOSTS = [
+  '127.0.0.1', 'localhost', '2130706433', '0177.0.0.1', '0x7f.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::1]', '0.0.0.0',
+  '169.254.169.254', '[::ffff:a9fe:a9fe]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[fec0::1]', '[ff02::1]', '224.0.0.1',
+];
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const newAddress = () => new Address(0, randomBytes(32));
@@ -63,6 +71,10 @@ describe('metadata worker with a local metadata host', () => {
   const item = newAddress();
   const wallet = newAddress();
   const uris: Record<string, string> = {};
+  /** A listener on 127.0.0.1 (not the gateway's origin) that hostile URIs aim at; counts connections. */
+  let victim: Server;
+  let victimConnections = 0;
+  const hostile: Record<string, { uri: string; reason: string }> = {};
 
   const startWorker = async () => {
     metricsPort = await freePort();
@@ -70,7 +82,7 @@ describe('metadata worker with a local metadata host', () => {
       CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info',
       METADATA_TIMEOUT_MS: String(TIMEOUT_MS), METADATA_MAX_BYTES: String(MAX_BYTES), METADATA_MAX_REDIRECTS: '3',
       METADATA_MAX_ATTEMPTS: '2', METADATA_RETRY_BASE_MS: '200', METADATA_RETRY_MAX_MS: '400', METADATA_HOST_RATE: '100',
-      METADATA_POLL_INTERVAL_MS: '200', METADATA_IPFS_GATEWAY: `${host.base}/gateway/ipfs/`, METADATA_DANGEROUSLY_ALLOW_PRIVATE_HOSTS: 'true',
+      METADATA_POLL_INTERVAL_MS: '200', METADATA_IPFS_GATEWAY: `${host.base}/gateway/ipfs/`, METADATA_DANGEROUSLY_ALLOW_PRIVATE_GATEWAY: 'true',
     }, logDir);
     await w.waitFor(/metadata worker started/, 30_000);
     return w;
@@ -85,6 +97,14 @@ describe('metadata worker with a local metadata host', () => {
 
   beforeAll(async () => {
     host = await startMetadataServer({ '/good.json': GOOD, '/semi.json': SEMI, '/collection.json': COLLECTION, '/items/1.json': ITEM, '/gateway/ipfs/QmTestCid/meta.json': IPFS, '/flaky-document': FLAKY, '/hang-once-document': HANG });
+    victim = createServer((req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"name":"leaked"}')).listen(0, '127.0.0.1');
+    victim.on('connection', () => victimConnections++);
+    await new Promise((r) => victim.once('listening', r));
+    const victimPort = (victim.address() as AddressInfo).port;
+    for (const h of HOSTILE_HOSTS) hostile[h] = { uri: `http://${h}:${victimPort}/?query=SELECT%201`, reason: 'private_address' };
+    // The gateway's origin may be private; where it redirects may not. An ipfs:// URI stays on the gateway.
+    hostile.redirect = { uri: `${host.base}/redirect?to=${encodeURIComponent(`http://[::ffff:7f00:1]:${victimPort}/`)}`, reason: 'private_address' };
+    hostile.ipfs = { uri: `ipfs://http://127.0.0.1:${victimPort}/?query=SELECT%201`, reason: 'bad_uri' };
     api = await startApi(CLICKHOUSE_URL, database);
     const paths = { good: '/good.json', semi: '/semi.json', slow: '/slow.json', huge: '/huge.json', malformed: '/malformed.json', loop: '/loop/0', flaky: '/flaky.json' };
     for (const [name, path] of Object.entries(paths)) uris[name] = `${host.base}${path}`;
@@ -94,6 +114,7 @@ describe('metadata worker with a local metadata host', () => {
       const content = name === 'semi' ? onChain({ uri: uris.semi, name: 'On-chain Name', decimals: '2' }) : offChain(uris[name]);
       return masterRow(masters[name], content, 2);
     });
+    for (const { uri } of Object.values(hostile)) rows.push(masterRow(newAddress(), offChain(uri), 2));
     await api.store.insert('jetton_masters', rows);
     await api.store.insert('jetton_wallets', [{ address: raw(wallet), jetton: raw(masters.good), owner: raw(newAddress()), balance: '42', code_hash: 'w', data_hash: 'w', last_trans_lt: 1, mc_block_seqno: 2 }]);
 
@@ -111,6 +132,7 @@ describe('metadata worker with a local metadata host', () => {
   afterAll(async () => {
     await worker?.stop();
     await host?.close();
+    await new Promise((r) => victim?.close(r));
     await api?.stop();
   });
 
@@ -180,6 +202,17 @@ describe('metadata worker with a local metadata host', () => {
     expect(metrics).toMatch(/tonstream_metadata_attempt_errors_total\{reason="timeout"[^}]*\} 2\n/);
   });
 
+  it('SSRF: a URI aimed at a non-public address in any spelling, through a redirect or out of ipfs:// fails, and the listener never sees a connection', async () => {
+    const outcomes: Record<string, string> = {};
+    for (const [name, { uri }] of Object.entries(hostile)) {
+      const e = await final(uri);
+      outcomes[name] = `${e.status} ${e.reason}`;
+    }
+    expect(outcomes).toEqual(Object.fromEntries(Object.entries(hostile).map(([name, { reason }]) => [name, `failed ${reason}`])));
+    expect(victimConnections).toBe(0);
+    expect(host.hits('/redirect')).toBe(1);
+  });
+
   it('a transient failure (503) is retried after a backoff and then cached', async () => {
     const e = await final(uris.flaky);
     expect({ status: e.status, attempts: e.attempts }).toEqual({ status: 'ok', attempts: 2 });
@@ -203,5 +236,70 @@ describe('metadata worker with a local metadata host', () => {
     await new Promise((r) => setTimeout(r, 1_000)); // a few polls of the restarted worker
     expect({ good: host.hits('/good.json'), slow: host.hits('/slow.json'), huge: host.hits('/huge.json') }).toEqual(before);
     expect(await health()).toEqual(expect.objectContaining({ status: 'ok' }));
+  });
+});
+
+describe('metadata worker while ClickHouse is down', () => {
+  const DOCUMENTS = 60;
+  const CONCURRENCY = 4;
+  const MAX_UNFLUSHED = 12;
+  const outageDatabase = `${database}_outage`;
+  const documentPath = (i: number) => `/held/${i}.json`;
+  let host: MetadataServer;
+  let proxy: TcpProxy;
+  let store: Store;
+  let worker: ServiceProcess;
+  let metricsPort: number;
+
+  const totalHits = () => Array.from({ length: DOCUMENTS }, (_, i) => host.hits(documentPath(i))).reduce((a, b) => a + b, 0);
+  const health = async () => (await (await fetch(`http://127.0.0.1:${metricsPort}/healthcheck`)).json()) as { status: string; details: { unflushed: number } };
+  const flushFailures = () => worker.output().split('\n').filter((line) => line.includes('could not store metadata outcomes')).length;
+
+  beforeAll(async () => {
+    host = await startMetadataServer(Object.fromEntries(Array.from({ length: DOCUMENTS }, (_, i) => [documentPath(i), { name: `Held ${i}` }])));
+    store = createStore({ url: CLICKHOUSE_URL, database: outageDatabase });
+    await migrate(store);
+    await store.insert('jetton_masters', Array.from({ length: DOCUMENTS }, (_, i) => masterRow(newAddress(), offChain(`${host.base}${documentPath(i)}`), 2)));
+    await saveWatermark(store, { mc_seqno: 2, gen_utime: Math.floor(Date.now() / 1000) });
+    proxy = await startTcpProxy(new URL(CLICKHOUSE_URL));
+    metricsPort = await freePort();
+    worker = startService('metadata', {
+      CLICKHOUSE_URL: `http://127.0.0.1:${proxy.port}`, CLICKHOUSE_DATABASE: outageDatabase, METRICS_PORT: String(metricsPort), LOG_LEVEL: 'info',
+      METADATA_CONCURRENCY: String(CONCURRENCY), METADATA_MAX_UNFLUSHED: String(MAX_UNFLUSHED), METADATA_HOST_RATE: '10000', METADATA_POLL_INTERVAL_MS: '200',
+      METADATA_IPFS_GATEWAY: `${host.base}/ipfs/`, METADATA_DANGEROUSLY_ALLOW_PRIVATE_GATEWAY: 'true',
+    }, logDir);
+    await worker.waitFor(/metadata worker started/, 30_000);
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await proxy?.close();
+    await host?.close();
+    await store?.command(`DROP DATABASE IF EXISTS ${outageDatabase}`);
+    await store?.close();
+  });
+
+  it('fetching pauses once METADATA_MAX_UNFLUSHED outcomes wait for ClickHouse; all are written when it is back, each fetched once', async () => {
+    // Every URI is pending in the store and the first fetches are held by the host: then ClickHouse goes away.
+    await eventually('the first fetches', async () => (host.held() === CONCURRENCY ? true : undefined), 20_000, 20);
+    proxy.setDown(true);
+    host.release();
+    await eventually('the buffer full', async () => ((await health()).details.unflushed >= MAX_UNFLUSHED ? true : undefined), 20_000, 20);
+    const fetched = totalHits();
+    // Several flushes fail meanwhile (one per 250 ms): time enough for a worker without backpressure to fetch the rest.
+    const failures = flushFailures();
+    await eventually('four more failed flushes', async () => (flushFailures() >= failures + 4 ? true : undefined), 20_000, 50);
+    expect({ fetched: totalHits(), unflushed: (await health()).details.unflushed }).toEqual({ fetched, unflushed: MAX_UNFLUSHED });
+    expect(fetched).toBe(MAX_UNFLUSHED);
+
+    proxy.setDown(false);
+    const uris = Array.from({ length: DOCUMENTS }, (_, i) => `${host.base}${documentPath(i)}`);
+    const entries = await eventually('every outcome stored', async () => {
+      const got = await readMetadataEntries(store, uris);
+      return [...got.values()].filter((e) => e.status === 'ok').length === DOCUMENTS ? got : undefined;
+    }, 30_000, 100);
+    for (const [i, uri] of uris.entries()) expect(JSON.parse(entries.get(uri)!.content)).toEqual({ name: `Held ${i}` });
+    expect(Array.from({ length: DOCUMENTS }, (_, i) => host.hits(documentPath(i)))).toEqual(Array(DOCUMENTS).fill(1));
+    await eventually('healthy again', async () => ((await health()).status === 'ok' ? true : undefined), 10_000, 50);
   });
 });

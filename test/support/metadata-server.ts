@@ -10,12 +10,17 @@ const SLOW_MS = 30_000;
  * JSON by path, plus the bad kinds: `/slow.json` (answers after 30 s), `/huge.json` (100 MB streamed
  * in 64 KiB chunks without a length, written only as fast as the client reads), `/malformed.json`,
  * `/loop/<n>` (each redirects to the next, forever), `/flaky.json` (503 once, then its document),
- * `/hang-once.json` (the first request never answers, later ones do). Counts requests per path and
- * the bytes `/huge.json` actually sent.
+ * `/hang-once.json` (the first request never answers, later ones do), `/redirect?to=<url>` (a redirect
+ * there). Documents under `/held/` are answered only once `release()` was called. Counts requests per
+ * path and the bytes `/huge.json` actually sent.
  */
 export type MetadataServer = {
   base: string;
   hits(path: string): number;
+  /** Requests for documents under `/held/` waiting for `release()`. */
+  held(): number;
+  /** Answers the held requests and every later one at once. */
+  release(): void;
   hugeBytesSent(): number;
   close(): Promise<void>;
 };
@@ -23,6 +28,8 @@ export type MetadataServer = {
 export async function startMetadataServer(documents: Record<string, unknown>): Promise<MetadataServer> {
   const hits = new Map<string, number>();
   let hugeSent = 0;
+  let holding = true;
+  const held: (() => void)[] = [];
   const json = (res: ServerResponse, body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
   function streamHuge(req: IncomingMessage, res: ServerResponse) {
@@ -45,7 +52,9 @@ export async function startMetadataServer(documents: Record<string, unknown>): P
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const n = (hits.get(path) ?? 0) + 1;
     hits.set(path, n);
+    if (path.startsWith('/held/') && holding && path in documents) return void held.push(() => json(res, documents[path]));
     if (path in documents) return json(res, documents[path]);
+    if (path === '/redirect') return void res.writeHead(302, { location: new URL(req.url ?? '/', 'http://x').searchParams.get('to') ?? '/' }).end();
     if (path === '/slow.json') {
       const timer = setTimeout(() => json(res, { name: 'too late' }), SLOW_MS);
       return void res.on('close', () => clearTimeout(timer));
@@ -63,6 +72,11 @@ export async function startMetadataServer(documents: Record<string, unknown>): P
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     hits: (path) => hits.get(path) ?? 0,
+    held: () => held.length,
+    release() {
+      holding = false;
+      for (const answer of held.splice(0)) answer();
+    },
     hugeBytesSent: () => hugeSent,
     async close() {
       server.closeAllConnections();

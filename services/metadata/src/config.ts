@@ -27,8 +27,10 @@ export type MetadataConfig = {
   pollIntervalMs: number;
   /** Masterchain blocks scanned per discovery query. @default 1000 */
   scanSeqnos: number;
-  /** Fetch from loopback and private networks too (tests, a gateway on the LAN). @default false */
-  dangerouslyAllowPrivateHosts: boolean;
+  /** Fetch outcomes held in memory while ClickHouse refuses writes; fetching pauses at this many. @default 2000 */
+  maxUnflushed: number;
+  /** Let the IPFS gateway's origin (only that) be on loopback or a private network (tests, a gateway on the LAN). @default false */
+  dangerouslyAllowPrivateGateway: boolean;
   metricsHost: string;
   /** @default 9108 */
   metricsPort: number;
@@ -49,7 +51,8 @@ export const METADATA_CONFIG: Spec<MetadataConfig> = {
   concurrency: int('METADATA_CONCURRENCY', 'fetches in flight at once', 16, { min: 1, max: 1_024 }),
   pollIntervalMs: int('METADATA_POLL_INTERVAL_MS', 'how often new token states are looked for', 1_000, { min: 50, max: 600_000 }),
   scanSeqnos: int('METADATA_SCAN_SEQNOS', 'masterchain blocks scanned per discovery query', 1_000, { min: 1, max: 10_000_000 }),
-  dangerouslyAllowPrivateHosts: bool('METADATA_DANGEROUSLY_ALLOW_PRIVATE_HOSTS', 'fetch URIs on loopback and private networks too (anyone can write a URI on chain)', false),
+  maxUnflushed: int('METADATA_MAX_UNFLUSHED', 'fetch outcomes held in memory while ClickHouse refuses writes (fetching pauses at this many)', 2_000, { min: 1, max: 1_000_000 }),
+  dangerouslyAllowPrivateGateway: bool('METADATA_DANGEROUSLY_ALLOW_PRIVATE_GATEWAY', 'let the IPFS gateway origin (only that; anyone can write a URI on chain) be on loopback or a private network', false),
   metricsHost: str('METRICS_HOST', 'address the metrics server listens on', '127.0.0.1'),
   metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9108, { min: 0, max: 65535 }),
   logLevel: oneOf('LOG_LEVEL', 'log threshold', LOG_LEVELS, 'info'),

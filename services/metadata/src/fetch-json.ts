@@ -12,8 +12,11 @@ export type FetchOptions = {
   maxBytes: number;
   /** Redirects followed at most; one more is `too_many_redirects`. */
   maxRedirects: number;
-  /** Reach loopback and private networks too (tests, a local IPFS gateway). */
-  allowPrivateHosts: boolean;
+  /**
+   * The one origin (`http://127.0.0.1:8080`) that may be on loopback or a private network: a local
+   * IPFS gateway the operator configured. Every other URL, each redirect included, must reach a public address.
+   */
+  privateOrigin?: string;
   /** Stops the fetch (shutdown): the result is `aborted`. */
   signal?: AbortSignal;
 };
@@ -25,7 +28,7 @@ export type FetchResult = { ok: true; json: Record<string, unknown>; url: string
 const USER_AGENT = 'tonstream-metadata/0.1 (TEP-64 token metadata)';
 const fail = (reason: string, retryable: boolean, detail: string): FetchFailure => ({ ok: false, reason, retryable, detail });
 
-/** A DNS lookup that refuses names resolving to a private address (see private-address.ts). */
+/** A DNS lookup that refuses a name if any address it resolves to is not public (see private-address.ts). */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...(options as LookupOptions), all: true }, (err, addresses: LookupAddress[]) => {
     if (err) return callback(err, '', 0);
@@ -59,9 +62,11 @@ export async function fetchJson(start: URL, options: FetchOptions): Promise<Fetc
 
 function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal, deadline: AbortSignal): Promise<Hop> {
   return new Promise<Hop>((resolve) => {
+    // Node connects to an IP literal without calling `lookup`, so the literal gets the same check here.
+    const guarded = url.origin !== options.privateOrigin;
     const literal = url.hostname.replace(/^\[|\]$/g, '');
-    if (!options.allowPrivateHosts && isIP(literal) !== 0 && isPrivateAddress(literal)) {
-      return resolve({ kind: 'done', result: fail('private_address', false, `${url.host} is a private address`) });
+    if (guarded && isIP(literal) !== 0 && isPrivateAddress(literal)) {
+      return resolve({ kind: 'done', result: fail('private_address', false, `${url.host} is not a public address`) });
     }
     let settled = false;
     const finish = (hop: Hop) => {
@@ -77,7 +82,7 @@ function requestOnce(url: URL, options: FetchOptions, signal: AbortSignal, deadl
     const req = lib.request(url, {
       method: 'GET',
       headers: { accept: 'application/json', 'accept-encoding': 'identity', 'user-agent': USER_AGENT },
-      ...(options.allowPrivateHosts ? {} : { lookup: publicOnlyLookup }),
+      ...(guarded ? { lookup: publicOnlyLookup } : {}),
     });
     // Listening before anything can destroy the request: an 'error' without a listener would crash the process.
     req.on('error', (err: NodeJS.ErrnoException) => {

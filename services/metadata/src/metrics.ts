@@ -15,6 +15,7 @@ export function createMetadataMetrics(registry: Registry) {
     failed: new Counter({ name: 'tonstream_metadata_failed_total', help: 'URIs marked failed (not tried again), by reason', labelNames: ['reason'], registers: [registry] }),
     queue: new Gauge({ name: 'tonstream_metadata_queue', help: 'URIs waiting in the worker (due now or later), in flight excluded', registers: [registry] }),
     inFlight: new Gauge({ name: 'tonstream_metadata_in_flight', help: 'Fetches in flight', registers: [registry] }),
+    unflushed: new Gauge({ name: 'tonstream_metadata_unflushed', help: 'Fetch outcomes waiting to be written to ClickHouse (fetching pauses at METADATA_MAX_UNFLUSHED)', registers: [registry] }),
     fetchSeconds: new Histogram({
       name: 'tonstream_metadata_fetch_duration_seconds',
       help: 'Duration of one fetch attempt, redirects and body included',

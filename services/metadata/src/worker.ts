@@ -17,7 +17,7 @@ const FLUSH_ROWS = 500;
 /** Name of the discovery cursor in token_metadata_progress. */
 export const CURSOR_NAME = 'discovery';
 
-export type WorkerConfig = Pick<MetadataConfig, 'ipfsGateway' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'hostRate' | 'concurrency' | 'pollIntervalMs' | 'scanSeqnos' | 'dangerouslyAllowPrivateHosts'>;
+export type WorkerConfig = Pick<MetadataConfig, 'ipfsGateway' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'hostRate' | 'concurrency' | 'pollIntervalMs' | 'scanSeqnos' | 'maxUnflushed' | 'dangerouslyAllowPrivateGateway'>;
 export type MetadataWorkerDeps = { store: Store; config: WorkerConfig; metrics: MetadataMetrics; logger: Logger };
 export type MetadataWorker = { start(): Promise<void>; stop(): Promise<void>; health(): HealthStatus };
 
@@ -36,7 +36,10 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
   const queue = new Map<string, Queued>();
   const inFlight = new Set<string>();
   const settling = new Set<Promise<void>>();
-  let unflushed: MetadataEntry[] = [];
+  /** Outcomes not yet acknowledged by the store, oldest first (the insert under way included). */
+  const unflushed: MetadataEntry[] = [];
+  let flushing: Promise<void> | null = null;
+  const privateOrigin = config.dangerouslyAllowPrivateGateway ? new URL(config.ipfsGateway).origin : undefined;
   let cursor: number | null = null;
   let storeMayHaveMore = true;
   let storeError: string | null = null;
@@ -48,6 +51,7 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
   const gauges = () => {
     metrics.queue.set(queue.size);
     metrics.inFlight.set(inFlight.size);
+    metrics.unflushed.set(unflushed.length);
   };
 
   function enqueue(uri: string, q: Queued): boolean {
@@ -104,6 +108,8 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
     const now = Date.now();
     for (const [uri, q] of queue) {
       if (inFlight.size >= config.concurrency) break;
+      // Backpressure while ClickHouse refuses writes: each fetch in flight has a place kept for its outcome.
+      if (unflushed.length + inFlight.size >= config.maxUnflushed) break;
       if (q.dueAt > now) continue;
       const url = fetchUrl(uri, config.ipfsGateway);
       if (url && !rate.take(url.host, now)) continue;
@@ -120,7 +126,7 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
     let result: FetchResult;
     try {
       result = url
-        ? await fetchJson(url, { timeoutMs: config.timeoutMs, maxBytes: config.maxBytes, maxRedirects: config.maxRedirects, allowPrivateHosts: config.dangerouslyAllowPrivateHosts, signal: stopping.signal })
+        ? await fetchJson(url, { timeoutMs: config.timeoutMs, maxBytes: config.maxBytes, maxRedirects: config.maxRedirects, privateOrigin, signal: stopping.signal })
         : { ok: false, reason: 'bad_uri', retryable: false, detail: 'not an http(s) or ipfs URI' };
     } catch (err) {
       result = { ok: false, reason: 'network', retryable: true, detail: (err as Error).message };
@@ -150,17 +156,22 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
     dispatch();
   }
 
-  async function flush(): Promise<void> {
-    if (unflushed.length === 0) return;
-    const batch = unflushed;
-    unflushed = [];
+  /** One insert at a time; outcomes leave memory only once the store has them. */
+  function flush(): Promise<void> {
+    flushing ??= writeUnflushed().finally(() => (flushing = null));
+    return flushing;
+  }
+
+  async function writeUnflushed(): Promise<void> {
+    const rows = unflushed.length;
+    if (rows === 0) return;
     try {
-      await writeMetadataEntries(store, batch);
+      await writeMetadataEntries(store, unflushed.slice(0, rows));
+      unflushed.splice(0, rows);
     } catch (err) {
-      unflushed = [...batch, ...unflushed];
       storeError = (err as Error).message;
       metrics.storeErrors.inc();
-      logger.warn('could not store metadata outcomes; kept for the next flush', { err, rows: batch.length });
+      logger.warn('could not store metadata outcomes; kept for the next flush', { err, rows });
     }
   }
 
@@ -178,6 +189,7 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
       for (const t of timers.splice(0)) clearInterval(t);
       stopping.abort();
       await Promise.allSettled([...settling]);
+      await flushing;
       await flush();
     },
     health() {
