@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
 import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
@@ -145,25 +145,21 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     await send(asTopic(topics.blockMeta, blocks.map((b) => b.meta)));
   }
 
+  /** In chunks the topic takes: a raw block near the size limit plus these headers would be refused for good. */
   async function publishDeadLetters(dead: DeadLetter[], source: Source) {
-    if (dead.length === 0) return;
-    await send([
-      {
-        topic: dlq,
-        messages: dead.map((x) => ({
-          key: x.message.key,
-          value: x.message.value,
-          headers: {
-            error_kind: x.kind,
-            error: x.error.message.slice(0, 1000),
-            source_topic: source.topic,
-            source_partition: String(source.partition),
-            source_offset: x.message.offset,
-            ...(x.key === null ? {} : { block_key: x.key }),
-          },
-        })),
+    const messages = dead.map((x) => ({
+      key: x.message.key,
+      value: x.message.value,
+      headers: {
+        error_kind: x.kind,
+        error: x.error.message.slice(0, 1000),
+        source_topic: source.topic,
+        source_partition: String(source.partition),
+        source_offset: x.message.offset,
+        ...(x.key === null ? {} : { block_key: x.key }),
       },
-    ]);
+    }));
+    for (const chunk of deadLetterChunks(messages, deps.maxMessageBytes ?? MAX_MESSAGE_BYTES)) await send([{ topic: dlq, messages: chunk }]);
   }
 
   /**

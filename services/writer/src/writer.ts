@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, ensureTopics, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
@@ -108,7 +108,8 @@ export function createWriter(deps: WriterDeps): Writer {
 
   async function sendDeadLetters(dead: DeadLetter[]) {
     if (dead.length === 0) return;
-    await producer.send({ topic: topics.recordsDeadLetters, acks: -1, messages: dead.map(deadLetterMessage) });
+    // In chunks the topic takes (a refused produce would be retried forever), a too big one cut.
+    for (const messages of deadLetterChunks(dead.map(deadLetterMessage), deps.maxMessageBytes ?? MAX_MESSAGE_BYTES)) await producer.send({ topic: topics.recordsDeadLetters, acks: -1, messages });
     for (const d of dead) metrics.deadLetters.inc({ topic: d.source.topic });
   }
 
