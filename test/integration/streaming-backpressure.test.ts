@@ -5,10 +5,13 @@
  * API keys are checked against the API's key store in the real Redis (unknown and revoked keys
  * refused, open connections of a revoked key cut, per-key and anonymous connection limits). The
  * server runs in this process over a real fan-out fed with account-state events, so the test knows
- * exactly what was emitted.
+ * exactly what was emitted; the reader that must keep up with the load reads from a process of its own.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import type { AccountStateRecord } from '@tonstream/records';
 import { createKeyStore } from '@tonstream/store';
@@ -19,7 +22,8 @@ import WebSocket from 'ws';
 import { connectKeyVerifier, type KeyVerifier } from '../../services/streamer/src/api-keys.js';
 import { createStreamerMetrics } from '../../services/streamer/src/metrics.js';
 import { createStreamingServer, type ServerOptions } from '../../services/streamer/src/server.js';
-import { eventually } from '../support/processes.js';
+import { eventually, ROOT } from '../support/processes.js';
+import type { ReaderReply } from '../support/stream-reader-process.js';
 import { sseClient, wsClient } from './streaming-clients.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -88,6 +92,35 @@ async function stalledWs(url: string) {
   return { resume: () => socket.resume(), closedAt: () => closedAt };
 }
 
+const READER = join(ROOT, 'test/bench/dist/support/stream-reader-process.js');
+const readers: ChildProcess[] = [];
+afterAll(() => {
+  for (const r of readers) r.kill();
+});
+
+/**
+ * A WebSocket reader in a child process (test/support/stream-reader-process.ts): this process
+ * runs the server and produces the load, so a reader here would read only when the load lets it.
+ */
+async function readerProcess(url: string, subscribe: object) {
+  if (!existsSync(READER)) throw new Error(`${READER} is missing: run npx tsc -b first`);
+  const child = fork(READER, [url, JSON.stringify(subscribe)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  readers.push(child);
+  const ask = <O extends ReaderReply['op']>(op: O) =>
+    new Promise<Extract<ReaderReply, { op: O }>>((resolve, reject) => {
+      const onExit = (code: number | null) => reject(new Error(`the reader process exited (${code}) before answering ${op}`));
+      const onMessage = (m: ReaderReply) => {
+        if (m.op !== op) return;
+        child.off('message', onMessage).off('exit', onExit);
+        resolve(m as Extract<ReaderReply, { op: O }>);
+      };
+      child.on('message', onMessage).once('exit', onExit);
+      child.send({ op });
+    });
+  const { ack } = await ask('ack');
+  return { ack, status: () => ask('status'), cursors: async () => (await ask('cursors')).cursors, close: () => ask('close') };
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let feeding = true;
 /** Emits `perBlock` events every `everyMs` until stopped. */
@@ -106,15 +139,16 @@ describe('slow clients', () => {
     // The byte bound far away: only the age rule can cut the stalled client here.
     const s = await startServer({ maxUnsentMs: 1_500, maxBufferedBytes: 256 * 1024 * 1024 });
     const from = emitted.length;
-    const reader = await wsClient(`${s.url.replace('http', 'ws')}/api/streaming/v2/ws`);
-    expect(await reader.request({ operation: 'subscribe', ...sub, id: 'r' })).toEqual({ id: 'r', status: 'subscribed' });
+    const reader = await readerProcess(`${s.url.replace('http', 'ws')}/api/streaming/v2/ws`, { operation: 'subscribe', ...sub, id: 'r' });
+    expect(reader.ack).toEqual({ id: 'r', status: 'subscribed' });
     const stalled = await stalledWs(s.url);
     const startedAt = Date.now();
     // About 2.4 MB/s to each client (400 events of ~600 bytes every 100 ms).
     const feeding1 = feed(400, 100);
     await eventually('the stalled client is dropped', async () => (dropsOf('unsent_age').length > 0 ? true : undefined), 60_000, 200);
     const droppedAfterMs = Date.now() - startedAt;
-    await sleep(1_000);
+    const tenAfter = mc + 10;
+    await eventually('ten blocks after the drop', async () => (mc >= tenAfter ? true : undefined), 30_000, 50);
     feeding = false;
     await feeding1;
     const drop = dropsOf('unsent_age')[0];
@@ -124,10 +158,13 @@ describe('slow clients', () => {
     stalled.resume();
     await eventually('the stalled socket closed', async () => (stalled.closedAt() > 0 ? true : undefined), 10_000, 100);
     // The reader got every event, in order, including those after the drop.
-    await eventually('the reader caught up', async () => (reader.notifications().length >= emitted.length - from ? true : undefined), 20_000, 100);
-    expect(reader.notifications().map((m) => m.cursor)).toEqual(cursorsSince(from));
-    expect(reader.closed).toBeNull();
-    reader.close();
+    const { closed } = await eventually('the reader caught up (or cut)', async () => {
+      const status = await reader.status();
+      return status.closed !== null || status.received >= emitted.length - from ? status : undefined;
+    }, 20_000, 100);
+    expect(closed).toBeNull();
+    expect(await reader.cursors()).toEqual(cursorsSince(from));
+    await reader.close();
     await s.close();
   }, 90_000);
 
@@ -168,12 +205,13 @@ describe('resume replay', () => {
       emitBlock(200);
       await sleep(30);
     }
+    // A last block after the rest: once both have it, anything sent twice before it has arrived too.
+    emitBlock(1);
     const want = cursorsSince(from);
     await eventually('both caught up', async () => {
       if (ws.closed) throw new Error(`the resuming WebSocket was closed: ${JSON.stringify(ws.closed)}`);
-      return sse.frames.length - 1 >= want.length && ws.notifications().length >= want.length ? true : undefined;
+      return sse.frames.at(-1)?.id === want.at(-1) && ws.notifications().at(-1)?.cursor === want.at(-1) ? true : undefined;
     }, 60_000, 200);
-    await sleep(300);
     expect(sse.frames.slice(1).map((f) => f.id)).toEqual(want);
     expect(ws.notifications().map((m) => m.cursor)).toEqual(want);
     expect(ws.closed).toBeNull();
