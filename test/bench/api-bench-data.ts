@@ -4,7 +4,7 @@
  * the watermark at its last masterchain block. The database is kept between runs: when its
  * `bench_dataset` row names the same chain and the row counts match, loading is skipped.
  */
-import { createStore, migrate, saveWatermark, str, type Store, writeBatch } from '@tonstream/store';
+import { createStore, migrate, saveTracesWatermark, saveWatermark, str, type Store, writeBatch } from '@tonstream/store';
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
 
 /** Bump when the generator changes what it writes: an older dataset is then loaded again. */
@@ -93,6 +93,8 @@ export async function ensureDataset(clickhouseUrl: string, database: string, log
     if (transactions % 100_000 < batch.transactions.length) log(`dataset ${database}: ${transactions} transactions written, ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   await saveWatermark(store, { mc_seqno: watermark, gen_utime: lastUtime });
+  // The tracer's batches count as stored (api-bench-traces.ts writes the traces and actions directly).
+  await saveTracesWatermark(store, { mc_seqno: watermark });
   const loadSeconds = (performance.now() - started) / 1000;
   const counts = await countFacts(store);
   const expected = chain.mcBlocks * (chain.shardTxPerMc + MC_TXS);

@@ -100,7 +100,7 @@ async function main(): Promise<void> {
   // The floor filters on the dataset's types (the API sends its whole supported set: same plan).
   const types = { types: actionTypes.map((t) => t.type), supported: actionTypes.map((t) => t.type) };
   const mcSeqno = () => Number(mcInfo[0].lo) + Math.floor(Math.random() * (Number(mcInfo[0].hi) - Number(mcInfo[0].lo) + 1));
-  const scope: ReadScope = { watermark };
+  const scope: ReadScope = { watermark, traces: watermark };
   const page = { limit: 10, offset: 0, sort: 'desc' as const };
   const one = async (read: (s: Store) => Promise<unknown>, which: 'first' | 'last' = 'first') => {
     const sent = await capture(store, read);

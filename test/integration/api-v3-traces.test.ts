@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { recordBatch, saveWatermark, writeBatch } from '@tonstream/store';
+import { recordBatch, saveTracesWatermark, saveWatermark, writeBatch } from '@tonstream/store';
 import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
@@ -56,6 +56,8 @@ beforeAll(async () => {
   await writeBatch(api.store, recordBatch({ traces: [early, t2, above] }));
   await writeBatch(api.store, recordBatch({ traces: [t1], actions: [purchase, ...parts, transfer, hidden] }));
   await saveWatermark(api.store, { mc_seqno: WATERMARK, gen_utime: 2000 });
+  // The tracer's batches are all stored (trace-progress.ts; test/integration/trace-watermark.test.ts covers the rest).
+  await saveTracesWatermark(api.store, { mc_seqno: 30 });
 });
 afterAll(() => api?.stop());
 

@@ -8,7 +8,7 @@ import { classifyTrace } from '@tonstream/actions';
 import { classifyPending, type ChainState, createTraceEmulator, pendingTrace, type PendingTraceResult, type PendingAction } from '@tonstream/emulation';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { removeConfirmedTraces } from '@tonstream/emulator-service';
-import { deletePendingTrace, hasPendingTrace, putPendingTrace, recordBatch, saveWatermark, sweepExpiredTraces, writeBatch } from '@tonstream/store';
+import { deletePendingTrace, hasPendingTrace, putPendingTrace, recordBatch, saveTracesWatermark, saveWatermark, sweepExpiredTraces, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http-server.js';
@@ -164,6 +164,7 @@ describe('pending endpoints over Redis', () => {
     expect(await removeConfirmedTraces(api.pending.redis, api.pending.keys, api.store)).toEqual([]);
     await writeBatch(api.store, recordBatch({ transactions: [tx], messages: [{ ...tx.in_msg!, direction: 'in', tx_hash: tx.hash, tx_lt: tx.lt, mc_block_seqno: 1 }], traces: [trace] }));
     await saveWatermark(api.store, { mc_seqno: 1, gen_utime: tx.now });
+    await saveTracesWatermark(api.store, { mc_seqno: 1 });
     // The API reads the watermark at most every 250 ms.
     await new Promise((r) => setTimeout(r, 600));
     expect((await okJson<{ traces: unknown[] }>(api.base, path)).traces).toEqual([]);

@@ -73,11 +73,17 @@ import {
   readTransactions,
   readTransactionTraceIds,
   readVestingContracts,
+  readTraceProgress,
+  readTracesWatermark,
   readWatermark,
+  readWatermarks,
   type Receipt,
   type ReadScope,
   recordBatch,
+  saveTracesWatermark,
   saveWatermark,
+  type TraceReceipt,
+  tracesStart,
   type SortDirection,
   str,
   strList,
@@ -131,6 +137,9 @@ const NOT_READS: Record<string, string> = {
   tracesOfMessages: 'SQL fragment, runs inside readTraces and readActions (msgHashes cases)',
   advanceWatermark: 'pure: moves the watermark over receipts already read',
   saveWatermark: 'a write (insert), not a query',
+  advanceTracesWatermark: 'pure: moves the traces watermark over receipts already read',
+  saveTracesWatermark: 'a write (insert), not a query',
+  tracesBound: 'pure: the lower of the two watermarks in a read scope',
   withinBound: 'SQL fragment helper (ranked reads)',
   bucketCandidates: 'SQL fragment helper (ranked reads)',
   readAddressFacts: 'composes readCodeHashes, readDnsDomains and readCodeInterfaces (each read here)',
@@ -243,6 +252,21 @@ function receiptsOf(mcSeqno: number, blocks: Decoded[], mcBlocks: number, writte
   });
 }
 
+/** Receipts as the writer makes them for the tracer's batches of the local chain (trace-progress.ts): a batch per masterchain seqno. */
+function traceReceiptsOf(data: LocalnetData, writtenMs: number): TraceReceipt[] {
+  const none = { dead: 0, first_mc_seqno: 0, expect_traces: 0, expect_actions: 0, written_ms: writtenMs };
+  return data.mcSeqnos.flatMap((mc, i) => {
+    const traces = data.traces.filter((t) => t.mc_seqno_end === mc);
+    const actions = data.actions.filter((a) => a.trace_mc_seqno_end === mc);
+    const withActions = [...new Set(actions.map((a) => a.trace_id))];
+    return [
+      { ...none, mc_seqno: mc, kind: 'batch' as const, trace_id: '', records: 1, first_mc_seqno: i === 0 ? 0 : data.mcSeqnos[i - 1] + 1, expect_traces: traces.length, expect_actions: actions.length },
+      ...traces.map((t) => ({ ...none, mc_seqno: mc, kind: 'traces' as const, trace_id: t.trace_id, records: 1 })),
+      ...withActions.map((id) => ({ ...none, mc_seqno: mc, kind: 'actions' as const, trace_id: id, records: actions.filter((a) => a.trace_id === id).length })),
+    ];
+  });
+}
+
 /** The local chain's rounds: its masterchain seqnos (2..) are far below the mainnet fixtures' and the watermark. */
 const LOCALNET_ROUNDS = 12;
 
@@ -288,8 +312,13 @@ async function load(store: Store): Promise<Loaded> {
   for (const batch of loaded.localnet.batches) await writeBatch(store, batch);
   for (const { traces, actions } of [loaded.localnet, loaded.recorded, loaded.localnet]) await writeBatch(store, recordBatch({ traces, actions }));
   await writeBatch(store, recordBatch({ traces: loaded.recorded.traces.slice(0, 5), actions: loaded.recorded.actions.slice(0, 20) }));
+  // The tracer's batches of the local chain, the first marked twice (a replay; the newer receipt counts).
+  await writeBatch(store, { ...recordBatch({}), traceReceipts: traceReceiptsOf(loaded.localnet, 1_700_000_000_000) });
+  await writeBatch(store, { ...recordBatch({}), traceReceipts: traceReceiptsOf(loaded.localnet, 1_800_000_000_000).slice(0, 1) });
   await saveWatermark(store, { mc_seqno: MC.a, gen_utime: 1700000001 });
   await saveWatermark(store, { mc_seqno: WATERMARK, gen_utime: 1700000002 });
+  await saveTracesWatermark(store, { mc_seqno: loaded.localnet.mcSeqnos[1] });
+  await saveTracesWatermark(store, { mc_seqno: WATERMARK });
   return loaded;
 }
 
@@ -312,6 +341,10 @@ const READS = {
   readWatermark,
   indexStart,
   readProgress,
+  readTracesWatermark,
+  tracesStart,
+  readTraceProgress,
+  readWatermarks,
   readIndexRates,
   readDeadLetterCounts,
   readTraces,
@@ -362,8 +395,8 @@ function pick<T>(items: T[], what: string, test: (t: T) => boolean): T {
 }
 
 function readCases(data: Loaded): Cases {
-  const scope: ReadScope = { watermark: WATERMARK, query: { timeoutMs: 10_000 } };
-  const plain: ReadScope = { watermark: WATERMARK };
+  const scope: ReadScope = { watermark: WATERMARK, traces: WATERMARK, query: { timeoutMs: 10_000 } };
+  const plain: ReadScope = { watermark: WATERMARK, traces: WATERMARK };
   const indexed = (mc: number | null) => mc !== null && mc <= WATERMARK;
 
   const block = pick(data.blocks, 'shard block at or below the watermark', (b) => b.workchain === 0 && indexed(b.mc_block_seqno) && b.tx_count > 10);
@@ -469,10 +502,14 @@ function readCases(data: Loaded): Cases {
     readWatermark: [{ args: [] }],
     indexStart: [{ args: [] }],
     readProgress: [{ args: [MC.a - 1, MC.c - MC.a + 1] }, { args: [MC.a, 10], empty: true }],
+    readTracesWatermark: [{ args: [] }],
+    tracesStart: [{ args: [] }],
+    readTraceProgress: [{ args: [-1, 1000] }, { args: [data.localnet.mcSeqnos[2], 3] }, { args: [WATERMARK, 10], empty: true }],
+    readWatermarks: [{ args: [] }],
     readIndexRates: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, 4_000_000_000, 60] }],
     // No record was refused in this data.
     readDeadLetterCounts: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }], empty: true }],
-    dropOldReceipts: [{ args: [WATERMARK] }],
+    dropOldReceipts: [{ args: [WATERMARK] }, { args: [WATERMARK, 'trace_receipts'] }],
     ...traceCases(data, scope, txs),
     ...tokenCases(data, scope),
     ...contractCases(scope, { watermark: MC.a - 1, query: scope.query }),
@@ -497,8 +534,8 @@ type TraceReads = 'readTraces' | 'readTransactionTraceIds' | 'readActions' | 're
 function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]): Pick<Cases, TraceReads> {
   const { traces, actions, mcSeqnos } = data.localnet;
   const recorded = data.recorded;
-  const early: ReadScope = { watermark: mcSeqnos[Math.floor(mcSeqnos.length / 2)], query: scope.query };
-  const later: ReadScope = { watermark: 45_000_000, query: scope.query };
+  const early: ReadScope = { watermark: mcSeqnos[Math.floor(mcSeqnos.length / 2)], traces: scope.traces, query: scope.query };
+  const later: ReadScope = { watermark: 45_000_000, traces: 45_000_000, query: scope.query };
   const trace = pick(traces, 'local trace of three transactions or more with a jetton transfer', (t) => t.nodes.length >= 3 && actions.some((a) => a.trace_id === t.trace_id && a.type === 'jetton_transfer'));
   const node = trace.nodes[1];
   const action = pick(actions, 'jetton transfer action of that trace', (a) => a.trace_id === trace.trace_id && a.type === 'jetton_transfer');
@@ -554,6 +591,8 @@ function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]
       T(scope, { traceIds: allTraces, account: busy, startLt: BigInt(trace.start_lt), endUtime: trace.end_utime + 60 }, { ...page, sort: 'asc', order: 'utime' }),
       T(scope, { account: busy, startUtime: trace.start_utime, endUtime: trace.end_utime + 60 }, { ...page, order: 'utime' }),
       T(early, {}, page),
+      // The traces watermark below the index's bounds them the same way.
+      T({ ...scope, traces: early.watermark }, {}, page),
       T(later, {}, { ...page, limit: 30 }),
       T(later, { traceIds: recorded.traces.map((t) => t.trace_id) }, { limit: 100, offset: 0, sort: 'asc', order: 'utime' }),
       T(later, { account: composite.accounts[0] }, page),
@@ -878,7 +917,7 @@ afterAll(async () => {
 
 describe('store SQL on a current ClickHouse (chdb) beside 18.16', () => {
   it('exercises every exported read function of the store (a new read fails here until it has cases)', async () => {
-    const modules = [...readdirSync(join(STORE_SRC, 'reads')).map((f) => join(STORE_SRC, 'reads', f)), join(STORE_SRC, 'index-progress.ts')].filter(
+    const modules = [...readdirSync(join(STORE_SRC, 'reads')).map((f) => join(STORE_SRC, 'reads', f)), join(STORE_SRC, 'index-progress.ts'), join(STORE_SRC, 'trace-progress.ts')].filter(
       (f) => f.endsWith('.ts') && !f.endsWith('.test.ts'),
     );
     const exported = new Set<string>();

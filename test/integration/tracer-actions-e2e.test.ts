@@ -119,12 +119,8 @@ async function settledActions(traceId: string): Promise<{ actions: Action[]; led
   const txs = ledgerTrace(traceId);
   expect(trace.is_incomplete).toBe(false);
   expect(trace.trace_info.transactions, `trace ${traceId}: the ledger holds ${txs.length} transactions`).toBe(txs.length);
-  // The trace and its actions are stored in batches of their own: a complete trace may be served
-  // a moment before its actions are.
-  const body = await until(`actions of trace ${traceId}`, async () => {
-    const b = await api<{ actions: Action[] }>(`/actions?trace_id=${encodeURIComponent(traceId)}&include_accounts=true&limit=100`);
-    return b.actions.length > 0 ? b : undefined;
-  });
+  // Served together with the trace (the traces watermark): no wait for the actions.
+  const body = await api<{ actions: Action[] }>(`/actions?trace_id=${encodeURIComponent(traceId)}&include_accounts=true&limit=100`);
   for (const a of body.actions) expect(a.trace_id).toBe(traceId);
   return { actions: body.actions, ledger: txs };
 }

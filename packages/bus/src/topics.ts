@@ -7,6 +7,7 @@ export const MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * - transactions / messages / account_states: decoded records (decoder -> writer), key = account or hash
  * - block_meta: one record per decoded block, published after its transactions and messages
  * - traces / actions: the tracer's output (tracer -> writer), key = trace id so a trace's versions stay in order
+ * - traceBatches: one mark per masterchain block the tracer published (tracer -> writer): what the traces watermark counts
  * - pendingExternals: external messages as they arrive (API sendBoc, POST /message, any other source -> emulator), key = destination; `pending-external.ts`
  * - pendingTraces: the emulator's pending traces as it stores them and their invalidation (emulator -> streamer), key = the external's hash_norm
  * - checkpoints: compacted; the fetcher's last fully published masterchain seqno
@@ -22,6 +23,7 @@ export type Topics = {
   blockMeta: string;
   traces: string;
   actions: string;
+  traceBatches: string;
   pendingExternals: string;
   pendingTraces: string;
   checkpoints: string;
@@ -38,6 +40,7 @@ export function topicNames(prefix = ''): Topics {
     blockMeta: `${prefix}ton.block_meta`,
     traces: `${prefix}ton.traces`,
     actions: `${prefix}ton.actions`,
+    traceBatches: `${prefix}ton.trace_batches`,
     pendingExternals: `${prefix}ton.pending_externals`,
     pendingTraces: `${prefix}ton.pending_traces`,
     checkpoints: `${prefix}ton.checkpoints`,
@@ -59,6 +62,7 @@ export function topicSpecs(topics: Topics, partitions = 4, maxMessageBytes = MAX
     { topic: topics.blockMeta, numPartitions: 1, configEntries: big },
     { topic: topics.traces, numPartitions: partitions, configEntries: big },
     { topic: topics.actions, numPartitions: partitions, configEntries: big },
+    { topic: topics.traceBatches, numPartitions: 1, configEntries: [] },
     { topic: topics.pendingExternals, numPartitions: partitions, configEntries: [] },
     // Short-lived by nature (a pending trace lives a minute): an hour keeps a restarted streamer's read-back.
     { topic: topics.pendingTraces, numPartitions: partitions, configEntries: [...big, { name: 'retention.ms', value: '3600000' }] },

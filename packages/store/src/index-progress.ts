@@ -180,18 +180,21 @@ export async function readProgress(store: Store, after: number, window: number):
   }));
 }
 
-/** Drops receipt partitions wholly below the watermark's partition: they are never read again. */
-export async function dropOldReceipts(store: Store, watermark: number): Promise<number> {
+/**
+ * Drops receipt partitions wholly below the watermark's partition: they are never read again.
+ * `table`: the index's receipts, or the tracer's (trace-progress.ts) below the traces watermark.
+ */
+export async function dropOldReceipts(store: Store, watermark: number, table: 'index_receipts' | 'trace_receipts' = 'index_receipts'): Promise<number> {
   const db = store.database;
   const below = Math.floor(watermark / RECEIPT_PARTITION_SEQNOS);
   const parts = await store.query<{ partition: string }>(
-    `SELECT DISTINCT partition FROM system.parts WHERE database = ${str(db)} AND table = 'index_receipts' AND active`,
+    `SELECT DISTINCT partition FROM system.parts WHERE database = ${str(db)} AND table = ${str(table)} AND active`,
   );
   let dropped = 0;
   for (const { partition } of parts) {
     const p = Number(partition);
     if (!Number.isInteger(p) || p >= below) continue;
-    await store.command(`ALTER TABLE ${db}.index_receipts DROP PARTITION ${uint(p)}`);
+    await store.command(`ALTER TABLE ${db}.${table} DROP PARTITION ${uint(p)}`);
     dropped++;
   }
   return dropped;

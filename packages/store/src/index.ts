@@ -9,6 +9,19 @@ export { str, uint, int32, strList, ident, SqlValueError } from './sql.js';
 export { toTsv, tsvField, type TsvValue } from './tsv.js';
 export type { Row } from './rows.js';
 export { advanceWatermark, dropOldReceipts, indexStart, readProgress, readWatermark, saveWatermark, type Advance, type BlockProgress, type Receipt, type ReceiptKind, type Watermark } from './index-progress.js';
+export {
+  advanceTracesWatermark,
+  readTraceProgress,
+  readTracesWatermark,
+  readWatermarks,
+  saveTracesWatermark,
+  tracesStart,
+  type TraceAdvance,
+  type TraceBatchProgress,
+  type TraceReceipt,
+  type TraceReceiptKind,
+  type TracesWatermark,
+} from './trace-progress.js';
 export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js';
 export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
 export { messageKey, readTransactionBocs, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
@@ -16,7 +29,7 @@ export { accountStateKey, type AccountStateSummary, readAccountStates, readAccou
 export { readAdjacentTransactionHashes, readMessages, type FoundMessage, type MessageFilter, type MessageOrder } from './reads/messages.js';
 export { readDeadLetterCounts, readIndexRates, type DeadLetterCount, type RateBucket } from './reads/status.js';
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';
-export { POINT_READ_SETTINGS } from './reads/scope.js';
+export { POINT_READ_SETTINGS, tracesBound } from './reads/scope.js';
 export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder } from './reads/traces.js';
 export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';
 export * from './pending/index.js';

@@ -1,6 +1,7 @@
 import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
 import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import type { Receipt } from './index-progress.js';
+import type { TraceReceipt } from './trace-progress.js';
 import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 import { tokenRows } from './token-rows.js';
@@ -26,10 +27,12 @@ export type RecordBatch = {
   actions: Stored<ActionRecord>[];
   /** What the batch stores of each consumed message; written after every other row. */
   receipts: Receipt[];
+  /** The same for the tracer's messages (trace-progress.ts). */
+  traceReceipts: TraceReceipt[];
 };
 
 export function emptyBatch(): RecordBatch {
-  return { blocks: [], transactions: [], messages: [], accountStates: [], traces: [], actions: [], receipts: [] };
+  return { blocks: [], transactions: [], messages: [], accountStates: [], traces: [], actions: [], receipts: [], traceReceipts: [] };
 }
 
 /** A batch of plain records (e.g. from decodeBlock); transactions are stored with their messages by hash. */
@@ -43,6 +46,7 @@ export function recordBatch(records: { blocks?: BlockRecord[]; transactions?: Tr
     traces: (records.traces ?? []).map(stored),
     actions: (records.actions ?? []).map(stored),
     receipts: [],
+    traceReceipts: [],
   };
 }
 
@@ -63,6 +67,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     traces: [],
     actions: [],
     index_receipts: batch.receipts,
+    trace_receipts: batch.traceReceipts,
     ...tokenRows(batch.accountStates, batch.transactions),
     ...contractRows(batch.accountStates),
   };

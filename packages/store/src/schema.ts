@@ -224,6 +224,26 @@ export const MIGRATIONS: Migration[] = [
     name: 'NFT sales by seller (the items an owner has put on sale)',
     statements: (database) => nftSalesBySellerTable(database),
   },
+  {
+    version: 17,
+    name: 'trace batch receipts and the traces watermark',
+    statements: (database) => {
+      const db = ident(database);
+      return [
+        // One row per consumed message of the tracer, written after its rows (trace-progress.ts): a
+        // trace's record or its actions keyed by the trace, so a replay collapses onto the first
+        // receipt; a batch's mark under trace_id ''. Partitioned as index_receipts, to drop old ones.
+        `CREATE TABLE IF NOT EXISTS ${db}.trace_receipts (
+          mc_seqno UInt32, kind String, trace_id String,
+          records UInt32, dead UInt32,
+          first_mc_seqno UInt32, expect_traces UInt32, expect_actions UInt32, written_ms UInt64
+        ) ENGINE = ReplacingMergeTree(written_ms) PARTITION BY intDiv(mc_seqno, ${RECEIPT_PARTITION_SEQNOS}) ORDER BY (mc_seqno, kind, trace_id)`,
+        `CREATE TABLE IF NOT EXISTS ${db}.trace_watermark (
+          mc_seqno UInt32, updated_at DateTime DEFAULT now()
+        ) ENGINE = ReplacingMergeTree(mc_seqno) ORDER BY tuple()`,
+      ];
+    },
+  },
 ];
 
 /**
@@ -337,5 +357,6 @@ export const TABLES = [
   ...TOKEN_TABLES,
   ...CONTRACT_TABLES,
   'index_receipts',
+  'trace_receipts',
 ] as const;
 export type TableName = (typeof TABLES)[number];

@@ -14,7 +14,7 @@ export async function writeBatch(store: Store, batch: RecordBatch): Promise<Writ
   const rows = batchRows(batch);
   const byTable: Record<string, number> = {};
   let total = 0;
-  const rank = (t: string) => (t === 'index_receipts' ? 2 : t.includes('_by_') ? 0 : 1);
+  const rank = (t: string) => (t === 'index_receipts' || t === 'trace_receipts' ? 2 : t.includes('_by_') ? 0 : 1);
   const order = [...TABLES].sort((a, b) => rank(a) - rank(b));
   for (const table of order) {
     await store.insert(table, rows[table]);

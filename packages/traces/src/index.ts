@@ -16,3 +16,4 @@ export { joinTransactions, MissingMessageError } from './join.js';
 export { traceTree, MISSING_NODE_WARNING, type TraceTree, type TraceTreeNode } from './tree.js';
 export { parseActionRecord, parseTraceRecord } from './check.js';
 export { actionAddresses } from './action-addresses.js';
+export { parseTraceBatch, TRACE_BATCH_HEADER, type TraceBatch } from './batch.js';

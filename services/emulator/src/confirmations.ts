@@ -1,4 +1,4 @@
-import { deletePendingTrace, type PendingKeys, readPendingTraces, readTraces, readWatermark, type Store } from '@tonstream/store';
+import { deletePendingTrace, type PendingKeys, readPendingTraces, readTraces, readWatermarks, type Store } from '@tonstream/store';
 import type { Redis } from 'ioredis';
 
 /** Pending traces looked at per pass (the oldest first: they are the likeliest to be confirmed). */
@@ -14,8 +14,9 @@ const BATCH = 200;
 export async function removeConfirmedTraces(redis: Redis, keys: PendingKeys, store: Store): Promise<string[]> {
   const norms = await redis.zrange(keys.expiry, '0', String(BATCH - 1));
   if (norms.length === 0) return [];
-  const watermark = await readWatermark(store);
-  if (watermark === null) return [];
+  // The API serves a trace under both watermarks: the same bound here.
+  const { index: watermark, traces } = await readWatermarks(store);
+  if (watermark === null || traces === null) return [];
   const pending = await readPendingTraces(redis, keys, { hashes: norms }, BATCH);
   const normOf = new Map<string, string>();
   for (const p of pending) {
@@ -23,7 +24,7 @@ export async function removeConfirmedTraces(redis: Redis, keys: PendingKeys, sto
     if (typeof external === 'string') normOf.set(external, p.hashNorm);
   }
   if (normOf.size === 0) return [];
-  const confirmed = await readTraces(store, { watermark: watermark.mc_seqno }, { msgHashes: [...normOf.keys()] }, { limit: normOf.size * 2, offset: 0, sort: 'desc', order: 'lt' });
+  const confirmed = await readTraces(store, { watermark: watermark.mc_seqno, traces: traces.mc_seqno }, { msgHashes: [...normOf.keys()] }, { limit: normOf.size * 2, offset: 0, sort: 'desc', order: 'lt' });
   const removed: string[] = [];
   for (const t of confirmed) {
     const norm = t.external_hash === null ? undefined : normOf.get(t.external_hash);

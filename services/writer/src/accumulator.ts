@@ -50,7 +50,7 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
   let blocks: BlockMark[] = [];
 
   return {
-    add({ items, dead: refused, receipt }, position) {
+    add({ items, dead: refused, receipt, traceReceipt }, position) {
       if (messages === 0) firstAtMs = now();
       messages++;
       const key = `${position.topic}\u0000${position.partition}`;
@@ -61,6 +61,7 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
       records += items.length;
       for (const d of refused) dead.push(d);
       if (receipt) batch.receipts.push(receipt);
+      if (traceReceipt) batch.traceReceipts.push(traceReceipt);
       for (const item of items) {
         switch (item.kind) {
           case 'transactions':
@@ -77,6 +78,8 @@ export function createAccumulator(now: () => number = Date.now): Accumulator {
             break;
           case 'actions':
             batch.actions.push(item);
+            break;
+          case 'traceBatches':
             break;
           case 'blocks':
             batch.blocks.push(item);

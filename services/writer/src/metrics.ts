@@ -18,6 +18,7 @@ export function createWriterMetrics(registry: Registry) {
     flushDuration: new Histogram({ name: 'tonstream_writer_flush_duration_seconds', help: 'Time to store one batch in every table, retries included', buckets: FLUSH_DURATION_BUCKETS_S, registers }),
     lastMcSeqno: new Gauge({ name: 'tonstream_writer_last_indexed_mc_seqno', help: 'The watermark: highest masterchain seqno whose blocks, and all below it, have every record stored', registers }),
     watermarkUtime: new Gauge({ name: 'tonstream_writer_watermark_gen_utime_seconds', help: 'gen_utime of the masterchain block at the watermark (chain time); time() minus this is how far the index trails the chain', registers }),
+    tracesMcSeqno: new Gauge({ name: 'tonstream_writer_traces_mc_seqno', help: 'The traces watermark: highest masterchain seqno up to which every tracer batch has its traces and actions stored', registers }),
     watermarkStuck: new Gauge({ name: 'tonstream_writer_watermark_stuck', help: '1 when the block after the watermark has dead-lettered records and cannot complete by itself', registers }),
     indexedFreshness: new Histogram({ name: 'tonstream_writer_indexed_freshness_seconds', help: 'Time from the fetcher seeing a masterchain block to the watermark reaching it (what API clients see)', buckets: FRESHNESS_BUCKETS_S, registers }),
     lagBlocks: new Gauge({ name: 'tonstream_writer_lag_blocks', help: 'Masterchain blocks consumed but not stored yet (max seen minus max stored)', registers }),

@@ -78,7 +78,7 @@ describe('readMessage()', () => {
     const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 2000; i++) {
       const value = Buffer.from(Array.from({ length: Math.floor(next() * 64) }, () => Math.floor(next() * 256)));
-      for (const kind of ['transactions', 'messages', 'accountStates', 'blocks'] as const) expect(() => readMessage(kind, { key, value, headers: { manifest: value } }, at('7'))).not.toThrow();
+      for (const kind of ['transactions', 'messages', 'accountStates', 'blocks', 'traces', 'actions', 'traceBatches'] as const) expect(() => readMessage(kind, { key, value, headers: { manifest: value } }, at('7'))).not.toThrow();
     }
   });
 
@@ -91,10 +91,11 @@ describe('readMessage()', () => {
       ['x_ton.block_meta', 'blocks'],
       ['x_ton.traces', 'traces'],
       ['x_ton.actions', 'actions'],
+      ['x_ton.trace_batches', 'traceBatches'],
     ]);
   });
 
-  it("reads the tracer's trace and action bundles without a receipt (not a block's records), refusing a broken one", () => {
+  it("reads the tracer's trace and action bundles with a receipt of their batch keyed by the trace, refusing a broken line", () => {
     const h = (n: number) => Buffer.alloc(32, n).toString('base64');
     const trace = {
       trace_id: h(1), external_hash: h(2), external_hash_norm: null, mc_seqno_start: 5, mc_seqno_end: 6, start_lt: '10', start_utime: 100, end_lt: '12', end_utime: 101,
@@ -109,17 +110,43 @@ describe('readMessage()', () => {
       trace_end_lt: '12', trace_end_utime: 101, trace_mc_seqno_end: 6, transactions: [h(1), h(3)], accounts: [`0:${'A'.repeat(64)}`], details: {}, parent_action_id: null, ancestor_type: [],
     };
     const traceKey = Buffer.from(h(1));
-    const traces = readMessage('traces', { key: traceKey, value: Buffer.from(JSON.stringify(trace)) }, at('1'));
+    const mark = { first_mc_seqno: 0, expect_traces: 0, expect_actions: 0, written_ms: 99 };
+    const traces = readMessage('traces', { key: traceKey, value: Buffer.from(JSON.stringify(trace)), headers: { mc_seqno: Buffer.from('6') } }, at('1'), undefined, 99);
     expect(traces).toMatchObject({ dead: [], receipt: null, items: [{ kind: 'traces', record: trace }] });
-    const actions = readMessage('actions', { key: traceKey, value: bundle([JSON.stringify(action), JSON.stringify({ ...action, type: "x'; DROP" })]) }, at('2'));
+    expect(traces.traceReceipt).toEqual({ mc_seqno: 6, kind: 'traces', trace_id: h(1), records: 1, dead: 0, ...mark });
+    const actions = readMessage('actions', { key: traceKey, value: bundle([JSON.stringify(action), JSON.stringify({ ...action, type: "x'; DROP" })]), headers: { mc_seqno: '6' } }, at('2'), undefined, 99);
     expect(actions.items.map((i) => i.record)).toEqual([action]);
     expect(actions.dead.map((d) => d.reason)).toEqual([expect.stringContaining('field type')]);
     expect(actions.receipt).toBeNull();
+    // The refused line is counted as dead: the batch is not held for a record that will never come.
+    expect(actions.traceReceipt).toEqual({ mc_seqno: 6, kind: 'actions', trace_id: h(1), records: 1, dead: 1, ...mark });
+    // A tracer older than the batch marks names no batch: stored, without a receipt.
+    expect(readMessage('traces', { key: traceKey, value: Buffer.from(JSON.stringify(trace)) }, at('3')).traceReceipt).toBeUndefined();
     const rows = batchRows({ ...emptyBatch(), traces: traces.items as never, actions: actions.items as never });
     expect(rows.traces).toMatchObject([{ trace_id: h(1), end_lt: '12', tx_hashes: `['${h(1)}','${h(3)}']`, accounts: `['0:${'A'.repeat(64)}','0:${'B'.repeat(64)}']`, trace_state: 'complete' }]);
     expect(rows.actions).toMatchObject([{ action_id: h(9), tx_hashes: `['${h(1)}','${h(3)}']`, ancestor_type: '[]', parent_action_id: '' }]);
   });
+
+  it("reads the tracer's batch mark into a receipt of its own, and refuses a broken one", () => {
+    const value = JSON.stringify({ mc_seqno: 8, first_mc_seqno: 7, traces: 3, actions: 5 });
+    const mark = readMessage('traceBatches', { key: Buffer.from('8'), value: Buffer.from(value) }, at('4', 0), undefined, 42);
+    expect(mark.dead).toEqual([]);
+    expect(mark.traceReceipt).toEqual({ mc_seqno: 8, kind: 'batch', trace_id: '', records: 1, dead: 0, first_mc_seqno: 7, expect_traces: 3, expect_actions: 5, written_ms: 42 });
+    expect(batchRows({ ...emptyBatch(), ...batchOf(mark) }).trace_receipts).toEqual([mark.traceReceipt]);
+    for (const bad of ['{"mc_seqno":8}', JSON.stringify({ mc_seqno: 8, first_mc_seqno: 9, traces: 0, actions: 0 }), '[]', 'nope']) {
+      const out = readMessage('traceBatches', { key: Buffer.from('8'), value: Buffer.from(bad) }, at('5', 0));
+      expect(out.traceReceipt).toBeUndefined();
+      expect(out.dead).toHaveLength(1);
+    }
+  });
 });
+
+/** The batch an accumulator cuts of one consumed message. */
+function batchOf(consumed: ReturnType<typeof readMessage>) {
+  const acc = createAccumulator(() => 0);
+  acc.add(consumed, at('0'));
+  return acc.take()!.batch;
+}
 
 describe('createAccumulator()', () => {
   it('cuts batches with per-partition ends, block marks, dead letters and receipts, ids increasing', () => {

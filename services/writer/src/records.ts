@@ -14,8 +14,8 @@ import {
   transactionRow,
   type TransactionRow,
 } from '@tonstream/records';
-import type { Receipt, ReceiptKind } from '@tonstream/store';
-import { type ActionRecord, parseActionRecord, parseTraceRecord, type TraceRecord } from '@tonstream/traces';
+import type { Receipt, ReceiptKind, TraceReceipt } from '@tonstream/store';
+import { type ActionRecord, parseActionRecord, parseTraceBatch, parseTraceRecord, TRACE_BATCH_HEADER, type TraceBatch, type TraceRecord } from '@tonstream/traces';
 
 /** A decoded record as consumed from one of the decoder's topics, with the JSON text to store. */
 export type Item =
@@ -24,9 +24,11 @@ export type Item =
   | { kind: 'accountStates'; record: AccountStateRecord; json: string }
   /** A block's meta; `seenAtMs` (header `seen_at_ms`) is when the fetcher first saw its masterchain block. */
   | { kind: 'blocks'; record: BlockRecord; json: string; seenAtMs: number | null; manifest: BlockManifest }
-  /** The tracer's output: keyed by trace, not by block, so no receipt counts them toward the watermark. */
+  /** The tracer's output: keyed by trace, not by block; their receipts count toward the traces watermark. */
   | { kind: 'traces'; record: TraceRecord; json: string }
-  | { kind: 'actions'; record: ActionRecord; json: string };
+  | { kind: 'actions'; record: ActionRecord; json: string }
+  /** The tracer's mark of a batch: no row, only its receipt. */
+  | { kind: 'traceBatches'; record: TraceBatch; json: string };
 
 export type ItemKind = Item['kind'];
 
@@ -49,6 +51,8 @@ export type Consumed = {
   dead: DeadLetter[];
   /** Null when the message names no block (not the decoder's): nothing to count toward the watermark. */
   receipt: Receipt | null;
+  /** The receipt of a tracer message that names its batch (header `mc_seqno`), toward the traces watermark. */
+  traceReceipt?: TraceReceipt;
 };
 
 export type ConsumedMessage = {
@@ -66,6 +70,7 @@ export function topicKinds(topics: Topics): Map<string, ItemKind> {
     [topics.blockMeta, 'blocks'],
     [topics.traces, 'traces'],
     [topics.actions, 'actions'],
+    [topics.traceBatches, 'traceBatches'],
   ]);
 }
 
@@ -96,7 +101,8 @@ export function readMessage(kind: ItemKind, message: ConsumedMessage, position: 
       }
     });
   }
-  return { items, dead, receipt: receiptFor(kind, key, position.partition, headers, items, dead.length, nowMs) };
+  const traceReceipt = traceReceiptFor(kind, key, headers, items, dead.length, nowMs);
+  return { items, dead, receipt: receiptFor(kind, key, position.partition, headers, items, dead.length, nowMs), ...(traceReceipt ? { traceReceipt } : {}) };
 }
 
 function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] & object, maxChars: number): Item {
@@ -116,6 +122,8 @@ function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] 
       return { kind, record: parseTraceRecord(json, maxChars), json };
     case 'actions':
       return { kind, record: parseActionRecord(json, maxChars), json };
+    case 'traceBatches':
+      return { kind, record: parseTraceBatch(json), json };
     case 'blocks': {
       const record = parseRecord(kind, json, maxChars);
       // A meta without its manifest cannot tell when the block is stored: refused with the reason.
@@ -129,7 +137,7 @@ function item(kind: ItemKind, json: string, headers: ConsumedMessage['headers'] 
 
 /** The receipt of a message of a block: what it stored, what it refused, and the block's manifest. */
 function receiptFor(kind: ItemKind, key: string | null, part: number, headers: ConsumedMessage['headers'] & object, items: Item[], dead: number, nowMs: number): Receipt | null {
-  if (kind === 'traces' || kind === 'actions' || key === null || !BLOCK_KEY.test(key)) return null;
+  if (kind === 'traces' || kind === 'actions' || kind === 'traceBatches' || key === null || !BLOCK_KEY.test(key)) return null;
   const first = items[0];
   const mcSeqno = Number(header(headers, 'mc_seqno') ?? (first && 'mc_block_seqno' in first.record ? first.record.mc_block_seqno : undefined));
   if (!Number.isInteger(mcSeqno) || mcSeqno < 0 || mcSeqno > 0xffff_ffff) return null;
@@ -158,6 +166,24 @@ function receiptFor(kind: ItemKind, key: string | null, part: number, headers: C
     receipt.gen_utime = Number(meta.record.gen_utime);
   }
   return receipt;
+}
+
+/**
+ * The receipt of a tracer message (trace-progress.ts): a trace's record or its actions, keyed by the
+ * trace so a replay collapses onto it, or a batch's mark. None for a message without its batch's
+ * seqno (a tracer older than the marks) or without a trace key.
+ */
+function traceReceiptFor(kind: ItemKind, key: string | null, headers: ConsumedMessage['headers'] & object, items: Item[], dead: number, nowMs: number): TraceReceipt | undefined {
+  const receipt = { records: items.length, dead, first_mc_seqno: 0, expect_traces: 0, expect_actions: 0, written_ms: nowMs };
+  if (kind === 'traceBatches') {
+    const mark = items[0];
+    if (mark?.kind !== 'traceBatches') return undefined;
+    return { ...receipt, mc_seqno: mark.record.mc_seqno, kind: 'batch', trace_id: '', first_mc_seqno: mark.record.first_mc_seqno, expect_traces: mark.record.traces, expect_actions: mark.record.actions };
+  }
+  if (kind !== 'traces' && kind !== 'actions') return undefined;
+  const mcSeqno = Number(header(headers, TRACE_BATCH_HEADER));
+  if (key === null || key.length > 64 || !Number.isInteger(mcSeqno) || mcSeqno < 0 || mcSeqno > 0xffff_ffff) return undefined;
+  return { ...receipt, mc_seqno: mcSeqno, kind, trace_id: key };
 }
 
 function header(headers: ConsumedMessage['headers'] & object, name: string): string | undefined {

@@ -9,7 +9,7 @@ import type { WriterMetrics } from './metrics.js';
 import { type DeadLetter, readMessage, topicKinds } from './records.js';
 import { DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
 import { createSink } from './sink.js';
-import { createWatermarkKeeper } from './watermark.js';
+import { createWatermarkKeeper, indexTrack, tracesTrack } from './watermark.js';
 
 /** Consumer group of every writer instance. */
 export const WRITER_GROUP_ID = 'tonstream-writer';
@@ -84,12 +84,14 @@ export function createWriter(deps: WriterDeps): Writer {
   const watermark = createWatermarkKeeper({
     store,
     logger,
+    track: indexTrack(logger),
     onAdvance: (w, freshness) => {
       metrics.lastMcSeqno.set(w.mc_seqno);
       metrics.watermarkUtime.set(w.gen_utime);
       for (const f of freshness) metrics.indexedFreshness.observe(f);
     },
   });
+  const tracesWatermark = createWatermarkKeeper({ store, logger, track: tracesTrack, onAdvance: (w) => metrics.tracesMcSeqno.set(w.mc_seqno) });
   const chain = createChainLag();
   const abort = new AbortController();
   let stopLag: () => void = () => {};
@@ -150,6 +152,7 @@ export function createWriter(deps: WriterDeps): Writer {
       for (const [table, n] of Object.entries(result.byTable)) if (n > 0) metrics.rows.inc({ table }, n);
       rowsSinceProgress += result.rows;
       watermark.poke();
+      if (pending.batch.traceReceipts.length > 0) tracesWatermark.poke();
     } finally {
       if (counted && --retrying === 0 && !stopping) resumeAll();
     }
@@ -210,11 +213,14 @@ export function createWriter(deps: WriterDeps): Writer {
     metrics.lagSeconds.set(snap.lagSeconds);
     const rowsPerS = rowsSinceProgress / Math.max(0.001, (t - lastProgressAt) / 1000);
     const w = watermark.status();
+    const tw = tracesWatermark.status();
     metrics.watermarkStuck.set(w.stuck ? 1 : 0);
     logger.info('progress', {
       rows_per_s: Math.round(rowsPerS),
       watermark: w.watermark?.mc_seqno ?? null,
       ...(w.waiting && w.waitingMs > PROGRESS_MS ? { watermark_waiting: w.waiting } : {}),
+      traces_watermark: tw.watermark?.mc_seqno ?? null,
+      ...(tw.waiting && tw.waitingMs > PROGRESS_MS ? { traces_watermark_waiting: tw.waiting } : {}),
       last_mc_seqno: snap.lastWrittenMc,
       lag_blocks: snap.lagBlocks,
       lag_seconds: Number(snap.lagSeconds.toFixed(3)),
@@ -269,6 +275,7 @@ export function createWriter(deps: WriterDeps): Writer {
       progressTimer = setInterval(progress, PROGRESS_MS);
       progressTimer.unref();
       watermark.start();
+      tracesWatermark.start();
       logger.info('writer started', { group_id: groupId, topics: consumed, database: store.database });
     },
     async stop() {
@@ -284,6 +291,7 @@ export function createWriter(deps: WriterDeps): Writer {
       // simply not committed and comes back after the restart.
       await sink.drain();
       await watermark.stop();
+      await tracesWatermark.stop();
       await consumer.disconnect();
       await producer.disconnect();
       await admin.disconnect();
@@ -293,12 +301,20 @@ export function createWriter(deps: WriterDeps): Writer {
     },
     health() {
       const w = watermark.status();
-      const problems = watermark.problems();
+      const tw = tracesWatermark.status();
+      const problems = [...watermark.problems(), ...tracesWatermark.problems()];
       const status = health.status === 'ok' && problems.length > 0 ? 'degraded' : health.status;
       return {
         status,
         reasons: [...health.reasons, ...problems],
-        details: { watermark_mc_seqno: w.watermark?.mc_seqno ?? null, watermark_gen_utime: w.watermark?.gen_utime ?? null, watermark_waiting: w.waiting, watermark_stuck: w.stuck },
+        details: {
+          watermark_mc_seqno: w.watermark?.mc_seqno ?? null,
+          watermark_gen_utime: w.watermark?.gen_utime ?? null,
+          watermark_waiting: w.waiting,
+          watermark_stuck: w.stuck,
+          traces_watermark_mc_seqno: tw.watermark?.mc_seqno ?? null,
+          traces_watermark_waiting: tw.waiting,
+        },
       };
     },
   };

@@ -1,7 +1,7 @@
 import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 import { tracesOfMessages } from './traces.js';
 
 /**
@@ -52,16 +52,17 @@ function orderBy(order: ActionOrder, d: 'ASC' | 'DESC'): string {
 }
 
 /**
- * Actions of traces at or below the watermark matching `filter`, one page. Ids, traces, transactions
+ * Actions of traces at or below both watermarks (`tracesBound`) matching `filter`, one page. Ids, traces, transactions
  * and messages narrow the main table by its key (trace_id, action_id); an account, or no filter,
  * pages over a lookup table that carries every filtered column, then reads the page's records by key.
  */
 export async function readActions(store: Store, scope: ReadScope, filter: ActionFilter, page: Page & { order: ActionOrder }): Promise<ActionRecord[]> {
-  if (scope.watermark === null) return [];
+  const bound = tracesBound(scope);
+  if (bound === null) return [];
   for (const list of [filter.actionIds, filter.traceIds, filter.txHashes, filter.msgHashes]) if (list && list.length === 0) return [];
   const db = store.database;
   const d = sqlDirection(page.sort);
-  const where = [`trace_mc_seqno_end <= ${uint(scope.watermark)}`, ...conditions(filter)];
+  const where = [`trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(filter)];
   const keyed: string[] = [];
   if (filter.actionIds) keyed.push(`(trace_id, action_id) IN (SELECT trace_id, action_id FROM ${db}.actions_by_id WHERE action_id IN ${strList(filter.actionIds)})`);
   if (filter.traceIds) keyed.push(`trace_id IN ${strList(filter.traceIds)}`);
@@ -98,9 +99,10 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
 
 /** Every action of these traces (for `/traces?include_actions=true`), filtered as `readActions` filters types. */
 export async function readTraceActions(store: Store, scope: ReadScope, traceIds: string[], types: Pick<ActionFilter, 'types' | 'supported'>): Promise<ActionRecord[]> {
-  if (traceIds.length === 0) return [];
+  const bound = tracesBound(scope);
+  if (traceIds.length === 0 || bound === null) return [];
   const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, ...conditions(types)])}
+    `SELECT record FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, `trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(types)])}
      ORDER BY trace_id, start_lt, end_lt, action_id LIMIT 1 BY trace_id, action_id`,
     scope.query,
   );

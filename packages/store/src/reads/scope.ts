@@ -2,9 +2,16 @@ import type { QueryOptions } from '../client.js';
 
 /**
  * What every API read is bounded by: the watermark (nothing above it is served; null before anything
- * is indexed, when reads answer empty) and the caller's query limits.
+ * is indexed, when reads answer empty) and the caller's query limits. Reads of traces and actions
+ * are bounded by `traces` too, the traces watermark (trace-progress.ts): absent or null, they answer empty.
  */
-export type ReadScope = { watermark: number | null; query?: QueryOptions };
+export type ReadScope = { watermark: number | null; traces?: number | null; query?: QueryOptions };
+
+/** The highest masterchain seqno a trace or action served may end in: both watermarks; null: none. */
+export function tracesBound(scope: ReadScope): number | null {
+  if (scope.watermark === null || scope.traces === undefined || scope.traces === null) return null;
+  return Math.min(scope.watermark, scope.traces);
+}
 
 /**
  * Settings of the reads that touch a few granules by key (a page, a lookup by hash or account). One

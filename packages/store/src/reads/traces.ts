@@ -1,7 +1,7 @@
 import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -48,17 +48,18 @@ function orderBy(order: TraceOrder, d: 'ASC' | 'DESC'): string {
 }
 
 /**
- * Traces at or below the watermark (by the masterchain block they ended in) matching `filter`, one
- * page, newest version of each. Ids, transactions and messages narrow the main table by its key
+ * Traces at or below both watermarks (by the masterchain block they ended in; `tracesBound`) matching
+ * `filter`, one page, newest version of each. Ids, transactions and messages narrow the main table by its key
  * (trace_id); an account, a masterchain block or no filter pages over a lookup table ordered by
  * that key and end_lt, and only the page's records are then read by trace_id.
  */
 export async function readTraces(store: Store, scope: ReadScope, filter: TraceFilter, page: Page & { order: TraceOrder }): Promise<TraceRecord[]> {
-  if (scope.watermark === null) return [];
+  const bound = tracesBound(scope);
+  if (bound === null) return [];
   for (const list of [filter.traceIds, filter.txHashes, filter.msgHashes]) if (list && list.length === 0) return [];
   const db = store.database;
   const d = sqlDirection(page.sort);
-  const watermark = `mc_seqno_end <= ${uint(scope.watermark)}`;
+  const watermark = `mc_seqno_end <= ${uint(bound)}`;
   const keyed: string[] = [];
   if (filter.traceIds) keyed.push(`trace_id IN ${strList(filter.traceIds)}`);
   if (filter.txHashes) keyed.push(`trace_id IN (SELECT trace_id FROM ${db}.transaction_traces WHERE tx_hash IN ${strList(filter.txHashes)})`);

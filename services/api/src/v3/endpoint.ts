@@ -1,4 +1,4 @@
-import type { ReadScope, Store, Watermark } from '@tonstream/store';
+import type { ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
 import { StoreError } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
@@ -45,7 +45,8 @@ export type Endpoint<P extends Params = Params> = {
   notFound?: string;
   /**
    * The answer depends only on the parameters and the watermark (no per-request input like a key):
-   * one computation per (watermark, parameters) is shared by every request until the watermark moves.
+   * one computation per (watermark, parameters) is shared by every request until the watermark moves
+   * (not the traces watermark: an endpoint that reads traces or actions is not shared).
    * A function: only the requests whose parameters it accepts are shared (hot pages, not every lookup).
    */
   sharedPerWatermark?: boolean | ((params: ParsedParams<P>) => boolean);
@@ -70,11 +71,13 @@ function isTimeout(err: unknown, signal: AbortSignal): boolean {
 
 /**
  * Every response of an endpoint carries `X-Index-Mc-Seqno` (the watermark; 0 before anything is
- * indexed: masterchain seqno 0 is the zerostate, never a block) and, once there is a watermark,
- * `X-Index-Lag-Seconds` (now minus the watermark block's gen_utime).
+ * indexed: masterchain seqno 0 is the zerostate, never a block), `X-Traces-Mc-Seqno` (the traces
+ * watermark: traces and actions are served up to the lower of the two; 0 before the first) and,
+ * once there is a watermark, `X-Index-Lag-Seconds` (now minus the watermark block's gen_utime).
  */
-function indexHeaders(res: Response, watermark: Watermark | null, nowMs: number): void {
+function indexHeaders(res: Response, watermark: Watermark | null, traces: TracesWatermark | null, nowMs: number): void {
   res.setHeader('X-Index-Mc-Seqno', String(watermark?.mc_seqno ?? 0));
+  res.setHeader('X-Traces-Mc-Seqno', String(traces?.mc_seqno ?? 0));
   if (watermark) res.setHeader('X-Index-Lag-Seconds', String(Math.max(0, Math.floor(nowMs / 1000) - watermark.gen_utime)));
 }
 
@@ -85,8 +88,8 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
   const lite = deps.lite ?? noLiteserver();
   return async (req, res) => {
     res.locals.route = `/api/v3${endpoint.path}`;
-    const watermark = await deps.index.watermark();
-    indexHeaders(res, watermark, now());
+    const [watermark, traces] = await Promise.all([deps.index.watermark(), deps.index.traces()]);
+    indexHeaders(res, watermark, traces, now());
     const strict = String(req.headers['x-strict-params'] ?? '').toLowerCase() === 'true';
     const search = new URL(req.originalUrl, 'http://localhost').searchParams;
     const source = req.method === 'POST' ? postValues(endpoint.params, req.body, search) : search;
@@ -95,7 +98,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
     try {
       const mc = watermark?.mc_seqno ?? null;
-      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
+      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
       const body = shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([
