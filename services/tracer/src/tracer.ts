@@ -191,6 +191,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       collector.add(c ?? { kind: 'other' }, { topic: batch.topic, partition: batch.partition, offset: message.offset });
       resolveOffset(message.offset);
     }
+    metrics.waitingBlocks.set(collector.waiting);
     // Whole masterchain blocks, in seqno order, as far as the records allow.
     for (let g = collector.ready(Date.now()); g && !stopping; g = collector.ready(Date.now())) {
       try {
