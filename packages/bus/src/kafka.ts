@@ -1,4 +1,4 @@
-import kafkajs, { type Admin, Kafka, logLevel, type LogEntry } from 'kafkajs';
+import kafkajs, { type Admin, type ISocketFactory, Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { useFastCrc32c } from './kafkajs-crc32c.js';
 import { MAX_MESSAGE_BYTES, type TopicSpec } from './topics.js';
 
@@ -10,17 +10,19 @@ export type BusLogger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
-export type KafkaOptions = { brokers: string[]; clientId: string; logger?: BusLogger };
+/** `socketFactory`: how connections to the brokers are made. @default kafkajs' (plain TCP) */
+export type KafkaOptions = { brokers: string[]; clientId: string; logger?: BusLogger; socketFactory?: ISocketFactory };
 
 /**
  * A kafkajs client whose logs go to our logger, with retries suited to a restarting local broker,
  * and a faster record batch checksum (`useFastCrc32c`).
  */
-export function createKafka({ brokers, clientId, logger }: KafkaOptions): Kafka {
+export function createKafka({ brokers, clientId, logger, socketFactory }: KafkaOptions): Kafka {
   useFastCrc32c();
   return new Kafka({
     clientId,
     brokers,
+    ...(socketFactory ? { socketFactory } : {}),
     connectionTimeout: 5_000,
     requestTimeout: 60_000,
     retry: { initialRetryTime: 300, retries: 12, maxRetryTime: 10_000 },

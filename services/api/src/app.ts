@@ -19,8 +19,9 @@ export { HttpError };
  * `rateLimit`: API keys and rate limits on /api/v2 and /api/v3 (`limits/`). @default none (off)
  * `lite`: liteservers for the v2 node-level methods and v3's legacy ones. @default none (they answer 503)
  * `pending`: the emulator's Redis, for /pendingTraces, /pendingActions, /pendingTransactions. @default none (they answer 503)
+ * `healthNotes`: what works less well without stopping the API (e.g. pending externals not published), added to /healthcheck. @default none
  */
-export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean; rateLimit?: RateLimit; lite?: Liteserver; pending?: PendingReader };
+export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean; rateLimit?: RateLimit; lite?: Liteserver; pending?: PendingReader; healthNotes?: () => string[] };
 
 /**
  * The HTTP API. This is the skeleton the v2/v3 endpoints grow on: routing, errors as toncenter
@@ -28,7 +29,7 @@ export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testne
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [] }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -49,8 +50,8 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   app.get('/healthcheck', async (_req, res) => {
     const ok = await store.ping().catch(() => false);
     const limits = rateLimit?.mode();
-    const note = limits && !limits.shared ? `; rate limits are per-process: ${limits.reason}` : '';
-    res.status(ok ? 200 : 503).type('text/plain').send((ok ? 'OK' : 'ClickHouse unreachable') + note);
+    const notes = [...(limits && !limits.shared ? [`rate limits are per-process: ${limits.reason}`] : []), ...healthNotes()];
+    res.status(ok ? 200 : 503).type('text/plain').send((ok ? 'OK' : 'ClickHouse unreachable') + notes.map((n) => `; ${n}`).join(''));
   });
 
   app.get('/metrics', async (_req, res) => {

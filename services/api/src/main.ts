@@ -1,4 +1,5 @@
 import type { Server } from 'node:http';
+import { createKafka, topicNames } from '@tonstream/bus';
 import { ConfigError, createLogger, createRegistry, createShutdown } from '@tonstream/runtime';
 import { createStore, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
@@ -6,7 +7,7 @@ import { createApiServer } from './http-server.js';
 import { loadApiConfig } from './config.js';
 import { connectLiteserver } from './liteserver.js';
 import { connectPendingRedis } from './pending-redis.js';
-import { connectPendingPublisher } from './pending-publish.js';
+import { createPendingPublisher } from './pending-publish.js';
 import { createRateLimit } from './limits/rate-limit.js';
 import { connectLimitsRedis } from './limits/redis-connection.js';
 
@@ -30,11 +31,18 @@ async function main(): Promise<void> {
   const limitsRedis = config.rateLimit === 'on' ? connectLimitsRedis(config.redisUrl, logger) : undefined;
   const rateLimit = limitsRedis && createRateLimit({ redis: limitsRedis.redis, prefix: config.redisPrefix, anonymousRps: config.anonymousRps, registry, logger });
   const chain = config.globalConfig === 'none' ? undefined : connectLiteserver(config.globalConfig, logger);
-  const publisher = chain && connectPendingPublisher({ brokers: config.kafkaBrokers, topicPrefix: config.topicPrefix, registry, logger });
+  const publisher =
+    chain &&
+    createPendingPublisher({
+      kafka: createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-api', logger: logger.child({ module: 'kafka' }) }),
+      topics: topicNames(config.topicPrefix),
+      registry,
+      logger,
+    });
   const lite = chain && publisher ? publisher.wrap(chain) : chain;
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   shutdown.add('pending redis', async () => pending.redis.disconnect());
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending });
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);
