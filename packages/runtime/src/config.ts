@@ -1,8 +1,9 @@
 /**
  * Typed configuration from environment variables. A service declares a spec once; `loadConfig`
  * validates every variable at start and reports all problems together, each naming the variable,
- * the bad value and what is accepted.
+ * the bad value (its credentials hidden) and what is accepted.
  */
+import { redactCredentials } from './redact.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -41,7 +42,7 @@ export function loadConfig<T>(spec: Spec<T>, env: NodeJS.ProcessEnv = process.en
     try {
       out[key] = field.parse(raw);
     } catch (err) {
-      problems.push(`${field.env}=${JSON.stringify(raw)} is invalid: ${(err as Error).message}; expected ${field.accepts}`);
+      problems.push(redactCredentials(`${field.env}=${JSON.stringify(raw)} is invalid: ${(err as Error).message}; expected ${field.accepts}`));
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -1,4 +1,5 @@
 /** Structured logging: one JSON object per line, `level`, `time`, `module`, `msg`, then fields. */
+import { redactCredentials } from './redact.js';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -41,8 +42,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** BigInts as strings; errors with message, stack and cause. */
+/** BigInts as strings; errors with message, stack and cause; no credentials of URLs in any string. */
 function jsonSafe(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return redactCredentials(value);
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) {
     return { name: value.name, message: value.message, stack: value.stack, cause: value.cause };
