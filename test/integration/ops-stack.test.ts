@@ -297,7 +297,7 @@ describe('operations against the running stack', () => {
     expect(sum('blocks')).toBe(rounds.reduce((s, r) => s + r.blocks.length, 0));
     expect(sum('transactions')).toBe(rounds.reduce((s, r) => s + r.blocks.reduce((t, b) => t + b.transactions.length, 0), 0));
     const services = await page.locator('#services tr').evaluateAll((rows) => rows.map((r) => [...r.children].map((c) => c.textContent)));
-    expect(services.map((r) => `${r[0]} ${r[2]}`).sort()).toEqual(SERVICES.map((s) => `${s} ok`).sort());
+    expect(services.map((r) => `${r[0]} ${r[1]}`).sort()).toEqual(SERVICES.map((s) => `${s} ok`).sort());
     expect(await page.locator('#health-source').textContent()).toContain('Prometheus');
     expect(pageErrors).toEqual([]);
     expect(offOrigin).toEqual([]);

@@ -1,4 +1,5 @@
 import { type ClickHouseClient, ClickHouseLogLevel, createClient } from '@clickhouse/client';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { toStoreError } from './errors.js';
 import { type HttpAnswer, withHttpStatus } from './http-status.js';
@@ -26,7 +27,10 @@ export type StoreOptions = {
 export type QueryOptions = {
   /** Server-side limit: max_execution_time, rounded up to whole seconds (18.16 takes seconds). */
   timeoutMs?: number;
-  /** Aborts the HTTP request to ClickHouse (e.g. when the caller's deadline passes). */
+  /**
+   * Cancels the query (the caller's deadline passed, its client went away): the HTTP request is aborted
+   * and the query killed on the server, which 18.16 does not do when only the connection closes.
+   */
   signal?: AbortSignal;
   /** More ClickHouse settings for this query (names 18.16 knows), e.g. the read layer's POINT_READ_SETTINGS. */
   settings?: Readonly<Record<string, number>>;
@@ -77,15 +81,21 @@ export function createStore(options: StoreOptions): Store {
       }
     },
     async query<T>(sql: string, options: QueryOptions = {}) {
+      const { signal } = options;
+      const queryId = signal ? randomUUID() : undefined;
+      const kill = () => void client.command({ query: `KILL QUERY WHERE query_id = '${queryId}'` }).catch(() => {});
+      signal?.addEventListener('abort', kill, { once: true });
       const answer: HttpAnswer = {};
       try {
         // wait_end_of_query: an error mid-stream comes back as an error, not as broken JSON.
         const settings: Record<string, number> = { ...options.settings, wait_end_of_query: 1 };
         if (options.timeoutMs !== undefined) settings.max_execution_time = Math.max(1, Math.ceil(options.timeoutMs / 1000));
-        const rs = await withHttpStatus(answer, () => client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: options.signal }));
+        const rs = await withHttpStatus(answer, () => client.query({ query: sql, format: 'JSONEachRow', clickhouse_settings: settings, abort_signal: signal, query_id: queryId }));
         return (await rs.json()) as T[];
       } catch (err) {
         throw toStoreError(err, 'query failed', answer.status);
+      } finally {
+        signal?.removeEventListener('abort', kill);
       }
     },
     async insert(table, rows) {

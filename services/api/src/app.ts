@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '@tonstream/runtime';
 import { type Store, StoreError } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -5,7 +6,8 @@ import { Histogram, type Registry } from 'prom-client';
 import { HttpError } from './http-error.js';
 import { createIndexState } from './index-state.js';
 import { type Liteserver, noLiteserver } from './liteserver.js';
-import { createStatusRouter } from './status/index.js';
+import { cors } from './cors.js';
+import { createStatusRouter, STATUS_DATA_PATH } from './status/index.js';
 import type { RateLimit } from './limits/rate-limit.js';
 import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
@@ -59,8 +61,9 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   });
 
   app.get('/', redirectRootToDocs);
+  app.use(['/api/v2', '/api/v3'], cors);
+  if (rateLimit) app.use(['/api/v2', '/api/v3', STATUS_DATA_PATH], rateLimit.middleware);
   app.use(createStatusRouter({ store, index, registry }));
-  if (rateLimit) app.use(['/api/v2', '/api/v3'], rateLimit.middleware);
   app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
   app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending }));
 
@@ -73,13 +76,17 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
       res.status(err.status).json({ error: err.message });
       return;
     }
+    // Ours, not the client's: a generic answer (the error's text can hold SQL, hosts, internals) and
+    // the id under which it is logged.
+    const requestId = randomUUID();
+    res.setHeader('X-Request-Id', requestId);
     if (err instanceof StoreError && err.retriable) {
-      logger.warn('store unavailable', { path: req.path, err });
-      res.status(503).json({ error: `index unavailable: ${err.message}` });
+      logger.warn('store unavailable', { path: req.path, request_id: requestId, err });
+      res.status(503).json({ error: 'index unavailable', request_id: requestId });
       return;
     }
-    logger.error('request failed', { path: req.path, err });
-    res.status(500).json({ error: `internal server error: ${(err as Error).message}` });
+    logger.error('request failed', { path: req.path, request_id: requestId, err });
+    res.status(500).json({ error: 'internal server error', request_id: requestId });
   });
   return app;
 }

@@ -11,9 +11,15 @@ import type { IndexState } from '../index-state.js';
 import { loadStatusConfig, type StatusConfig } from './config.js';
 import { registerIndexMetrics } from './index-metrics.js';
 import { STATUS_PAGE, STATUS_SCRIPT } from './page.js';
+import { publicSnapshot } from './public.js';
+import { reusedFor } from './reuse.js';
 import { readSnapshot } from './snapshot.js';
 
 export const STATUS_PATH = '/status';
+/** The page's data: rate-limited like the API (app.ts) and computed at most once per SNAPSHOT_REUSE_MS. */
+export const STATUS_DATA_PATH = `${STATUS_PATH}/data.json`;
+/** Requests within this long of a computation get its result: its queries and probes are not made per request. */
+const SNAPSHOT_REUSE_MS = 3_000;
 
 const UPLOT_DIST = join(dirname(createRequire(import.meta.url).resolve('uplot/package.json')), 'dist');
 /** The only files served from uPlot's package. */
@@ -34,8 +40,9 @@ export function createStatusRouter({ store, index, registry, config = loadStatus
   router.get(`${STATUS_PATH}/status.js`, route(`${STATUS_PATH}/status.js`), (_req, res) => {
     res.type('text/javascript').send(STATUS_SCRIPT);
   });
-  router.get(`${STATUS_PATH}/data.json`, route(`${STATUS_PATH}/data.json`), async (_req, res) => {
-    res.set('cache-control', 'no-store').json(await readSnapshot(store, index, config));
+  const snapshot = reusedFor(SNAPSHOT_REUSE_MS, async () => publicSnapshot(await readSnapshot(store, index, config)));
+  router.get(STATUS_DATA_PATH, route(STATUS_DATA_PATH), async (_req, res) => {
+    res.set('cache-control', 'no-store').json(await snapshot());
   });
   for (const [name, type] of Object.entries(UPLOT_ASSETS)) {
     router.get(`${STATUS_PATH}/${name}`, route(`${STATUS_PATH}/${name}`), (_req, res) => {

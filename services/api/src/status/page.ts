@@ -50,9 +50,9 @@ const SCRIPT = `(function () {
     fill('dead-letters', s.dead_letters.map(function (d) { return [d.kind, d.records, d.blocks]; }), 'none');
     var h = s.health;
     text('health-source', h.source === 'prometheus' ? 'from Prometheus (up of each scrape target)' : 'from each service\\'s /healthcheck');
-    fill('services', h.services.map(function (x) { return [x.name, x.instance, x.state, x.reasons.join('; ')]; }), h.error || 'no services found');
-    el('services').querySelectorAll('tr').forEach(function (tr) { var c = tr.children[2]; if (c) tr.className = 'state-' + c.textContent; });
-    if (h.alerts) fill('alerts', h.alerts.map(function (a) { return [a.name, a.severity, a.summary, a.since]; }), 'none firing');
+    fill('services', h.services.map(function (x) { return [x.name, x.state]; }), h.error || 'no services found');
+    el('services').querySelectorAll('tr').forEach(function (tr) { var c = tr.children[1]; if (c) tr.className = 'state-' + c.textContent; });
+    if (h.alerts) fill('alerts', h.alerts.map(function (a) { return [a.name, a.severity, a.since]; }), 'none firing');
     else fill('alerts', [], 'no Prometheus configured (PROMETHEUS_URL)');
     text('updated', 'updated ' + time(s.now));
     el('status').setAttribute('data-loaded', 'true');
@@ -84,8 +84,8 @@ export const STATUS_PAGE = `<!DOCTYPE html>
       .charts { display: flex; gap: 24px; flex-wrap: wrap; }
       .chart { width: 560px; min-height: 220px; }
       table { border-collapse: collapse; } td { padding: 3px 12px 3px 0; border-bottom: 1px solid #eee; }
-      .state-ok td:nth-child(3) { color: #15803d; } .state-down td:nth-child(3), .state-error td:nth-child(3) { color: #b91c1c; font-weight: bold; }
-      .state-degraded td:nth-child(3) { color: #b45309; } .note { color: #666; font-size: 12px; }
+      .state-ok td:nth-child(2) { color: #15803d; } .state-down td:nth-child(2), .state-error td:nth-child(2) { color: #b91c1c; font-weight: bold; }
+      .state-degraded td:nth-child(2) { color: #b45309; } .note { color: #666; font-size: 12px; }
     </style>
   </head>
   <body>
@@ -106,6 +106,7 @@ export const STATUS_PAGE = `<!DOCTYPE html>
       <h2>Services</h2>
       <p class="note" id="health-source"></p>
       <table><tbody id="services"></tbody></table>
+      <p class="note">States only: where each service runs and why it fails are in Prometheus and in its own /healthcheck.</p>
       <h2>Alerts</h2>
       <table><tbody id="alerts"></tbody></table>
     </main>

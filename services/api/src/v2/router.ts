@@ -1,24 +1,40 @@
+import { randomUUID } from 'node:crypto';
 import type { Logger } from '@tonstream/runtime';
 import { StoreError, type Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
 import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { readDeadline } from '../read-deadline.js';
 import { MAX_JSON_BODY_BYTES } from '../v3/json-body.js';
+import { MAX_TIMEOUT_MS } from '../v3/params.js';
 import { errorEnvelope, okEnvelope, PAGE_NOTE, V2Error } from './envelope.js';
 import { bodyValues, parseValues, type V2Method } from './method.js';
 
 export type V2Deps = { store: Store; index: IndexState; lite: Liteserver; testnet: boolean; logger: Logger };
 
-/** The status and message of any failure, as the v2 envelope reports it. */
-export function v2Failure(err: unknown, logger: Logger, what: string): { status: number; message: string } {
+/** Index reads of a v2 call end after this long: v3's default (and cap) of X-Timeout. */
+export const V2_READ_TIMEOUT_MS = MAX_TIMEOUT_MS;
+
+/** `requestId`: the id under which the real error is logged, when the message is a generic one. */
+export type V2Failure = { status: number; message: string; requestId?: string };
+
+/**
+ * The status and message of any failure, as the v2 envelope reports it. Failures of ours (the index
+ * unreachable, a bug) answer a generic message: their text can hold SQL, hosts and internals.
+ */
+export function v2Failure(err: unknown, logger: Logger, what: string): V2Failure {
   if (err instanceof V2Error || err instanceof HttpError || err instanceof LiteserverError) {
     if (err.status >= 500) logger.warn('v2 call failed', { method: what, status: err.status, err: err.message });
     return { status: err.status, message: err.message };
   }
-  if (err instanceof StoreError && err.retriable) return { status: 503, message: `index unavailable: ${err.message}` };
-  logger.error('v2 call failed', { method: what, err });
-  return { status: 500, message: `internal server error: ${(err as Error).message}` };
+  const requestId = randomUUID();
+  if (err instanceof StoreError && err.retriable) {
+    logger.warn('v2 call failed: index unavailable', { method: what, request_id: requestId, err });
+    return { status: 503, message: 'index unavailable', requestId };
+  }
+  logger.error('v2 call failed', { method: what, request_id: requestId, err });
+  return { status: 500, message: 'internal server error', requestId };
 }
 
 const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
@@ -41,35 +57,32 @@ function jsonBody(req: Request, res: Response, next: NextFunction): void {
  */
 export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Router {
   const router = express.Router();
-  // Browsers' dapps call toncenter from any origin (TonClient sends JSON, so a preflight comes first).
-  router.use((req, res, next) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    if (req.method !== 'OPTIONS') return next();
-    res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', String(req.headers['access-control-request-headers'] ?? 'Content-Type, X-API-Key'));
-    res.setHeader('Access-Control-Max-Age', '86400');
-    res.status(204).end();
-  });
   const byName = new Map<string, V2Method>();
   for (const m of methods) for (const name of [m.name, ...(m.aliases ?? [])]) byName.set(name, m);
 
-  const call = async (m: V2Method, values: URLSearchParams | Map<string, string[]>) => {
+  const call = async (m: V2Method, values: URLSearchParams | Map<string, string[]>, signal: AbortSignal) => {
     const params = parseValues(m.params, values);
     const watermark = await deps.index.watermark();
-    return m.handle({ params, store: deps.store, scope: { watermark: watermark?.mc_seqno ?? null }, lite: deps.lite, testnet: deps.testnet });
+    const scope = { watermark: watermark?.mc_seqno ?? null, query: { timeoutMs: V2_READ_TIMEOUT_MS, signal } };
+    return m.handle({ params, store: deps.store, scope, lite: deps.lite, testnet: deps.testnet });
   };
 
-  const answer = async (res: Response, name: string, run: () => Promise<unknown>, rpc?: { id: unknown; jsonrpc: unknown }) => {
+  const answer = async (res: Response, name: string, run: (signal: AbortSignal) => Promise<unknown>, rpc?: { id: unknown; jsonrpc: unknown }) => {
     const started = Date.now();
     const echo = rpc ? { ...(rpc.jsonrpc !== undefined ? { jsonrpc: rpc.jsonrpc } : {}), ...(rpc.id !== undefined && rpc.id !== null ? { id: rpc.id } : {}) } : {};
+    const deadline = readDeadline(res, V2_READ_TIMEOUT_MS);
     try {
-      const result = await run();
+      const result = await run(deadline.signal);
       // A page shorter than asked says why, beside the result (clients that do not know it ignore it).
       const page = typeof result === 'object' && result !== null ? (result as { [PAGE_NOTE]?: unknown })[PAGE_NOTE] : undefined;
       res.status(200).json({ ...okEnvelope(result, started), ...(page ? { page } : {}), ...echo });
     } catch (err) {
-      const { status, message } = v2Failure(err, deps.logger, name);
-      res.status(status).json({ ...errorEnvelope(status, message, started), ...echo });
+      if (deadline.clientGone()) return; // its reads are cancelled; nobody to answer
+      const { status, message, requestId }: V2Failure = deadline.isTimeout(err) ? { status: 504, message: `timeout: the index query took over ${V2_READ_TIMEOUT_MS} ms` } : v2Failure(err, deps.logger, name);
+      if (requestId !== undefined) res.setHeader('X-Request-Id', requestId);
+      res.status(status).json({ ...errorEnvelope(status, message, started), ...(requestId === undefined ? {} : { request_id: requestId }), ...echo });
+    } finally {
+      deadline.end();
     }
   };
 
@@ -80,9 +93,9 @@ export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Ro
       next();
     });
     if ((m.http ?? 'get+post') === 'get+post') {
-      router.get(path, (req, res) => answer(res, name, () => call(m, new URL(req.originalUrl, 'http://localhost').searchParams)));
+      router.get(path, (req, res) => answer(res, name, (signal) => call(m, new URL(req.originalUrl, 'http://localhost').searchParams, signal)));
     }
-    router.post(path, jsonBody, (req, res) => answer(res, name, () => call(m, bodyValues(m.params, req.body))));
+    router.post(path, jsonBody, (req, res) => answer(res, name, (signal) => call(m, bodyValues(m.params, req.body), signal)));
     router.all(path, (req, res) => {
       res.status(405).json(errorEnvelope(405, `method ${req.method} is not supported`, Date.now()));
     });
@@ -93,12 +106,12 @@ export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Ro
     const body = req.body as { id?: unknown; jsonrpc?: unknown; method?: unknown; params?: unknown } | undefined;
     const rpc = { id: body?.id, jsonrpc: body?.jsonrpc };
     const name = typeof body?.method === 'string' ? body.method : '';
-    return answer(res, `jsonRPC ${name}`, async () => {
+    return answer(res, `jsonRPC ${name}`, async (signal) => {
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new V2Error(422, 'request body must be a JSON-RPC object {id, jsonrpc, method, params}');
       if (typeof body.method !== 'string' || body.method === '') throw new V2Error(422, 'parameter "method" is required: the v2 method name');
       const m = byName.get(body.method);
       if (!m) throw new V2Error(404, `Unknown method: ${body.method.slice(0, 64)}`);
-      return call(m, bodyValues(m.params, body.params));
+      return call(m, bodyValues(m.params, body.params), signal);
     }, rpc);
   });
   router.all('/jsonRPC', (req, res) => {

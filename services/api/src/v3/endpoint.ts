@@ -1,8 +1,8 @@
 import type { ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
-import { StoreError } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
+import { readDeadline } from '../read-deadline.js';
 import { type Liteserver, noLiteserver } from '../liteserver.js';
 import { bodyValues, jsonBody } from './json-body.js';
 import type { PendingReader } from './pending.js';
@@ -64,11 +64,6 @@ export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoin
 
 export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number; lite?: Liteserver; pending?: PendingReader };
 
-/** A ClickHouse timeout (TIMEOUT_EXCEEDED) or our own abort at the request's deadline. */
-function isTimeout(err: unknown, signal: AbortSignal): boolean {
-  return signal.aborted || (err instanceof StoreError && err.code === 159);
-}
-
 /**
  * Every response of an endpoint carries `X-Index-Mc-Seqno` (the watermark; 0 before anything is
  * indexed: masterchain seqno 0 is the zerostate, never a block), `X-Traces-Mc-Seqno` (the traces
@@ -94,8 +89,8 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const search = new URL(req.originalUrl, 'http://localhost').searchParams;
     const source = req.method === 'POST' ? postValues(endpoint.params, req.body, search) : search;
     const { params, settings } = parseRequest(endpoint.params, source, req.headers, strict);
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), settings.timeoutMs);
+    const deadline = readDeadline(res, settings.timeoutMs);
+    const { signal } = deadline;
     try {
       const mc = watermark?.mc_seqno ?? null;
       const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
@@ -103,15 +98,16 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([
             shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
-            new Promise((_, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason), { once: true })),
+            new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
           ])
-        : await answer({ timeoutMs: settings.timeoutMs, signal: abort.signal });
+        : await answer({ timeoutMs: settings.timeoutMs, signal });
       res.json(body);
     } catch (err) {
-      if (isTimeout(err, abort.signal)) throw new HttpError(504, `timeout: the query took over ${settings.timeoutMs} ms`);
+      if (deadline.clientGone()) return; // its reads are cancelled; nobody to answer
+      if (deadline.isTimeout(err)) throw new HttpError(504, `timeout: the query took over ${settings.timeoutMs} ms`);
       throw err;
     } finally {
-      clearTimeout(timer);
+      deadline.end();
     }
   };
 }
