@@ -32,7 +32,7 @@ import {
 import { createLiteServer, ErrorCode, type LiteServer, type LiteServerAddress, type LiteServerHandlers, LiteServerError, readGlobalConfig, writeGlobalConfig } from '@tonstream/liteserver';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { LiteSingleEngine } from 'ton-lite-client';
-import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
+import { Functions, type liteServer_accountState, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 
@@ -89,9 +89,9 @@ async function startProxy(lie: 'gone' | 'empty' = 'gone'): Promise<Proxy> {
         proxy.goneAnswers++;
         throw new LiteServerError(ErrorCode.notready, stateNotInDb(p.id));
       }
-      const answer = await forward(Functions.liteServer_getAccountState)(p);
+      const answer: liteServer_accountState = await forward(Functions.liteServer_getAccountState)(p);
       proxy.emptyAnswers++;
-      return { ...(answer as object), state: Buffer.alloc(0) };
+      return { ...answer, state: Buffer.alloc(0) };
     },
   } as LiteServerHandlers;
   const server: LiteServer = await createLiteServer({ handlers, logger: { debug() {}, info() {}, warn() {}, error() {} } });
