@@ -31,9 +31,8 @@ export type PendingPublisherState = {
 };
 
 export type PendingPublisher = {
+  /** `lite` whose sendMessage also queues each accepted external for `ton.pending_externals`. */
   wrap(lite: Liteserver): Liteserver;
-  /** Queues an accepted external for `ton.pending_externals`; returns at once. */
-  publish(boc: Buffer): void;
   state(): PendingPublisherState;
   /** For /healthcheck: what is wrong, without hosts or error texts (those are logged). */
   healthNotes(): string[];
@@ -239,7 +238,6 @@ export function createPendingPublisher(options: PendingPublisherOptions): Pendin
 
   return {
     wrap: (lite) => publishingAccepted(lite, publish),
-    publish,
     state: () => ({ publishing: publishing(), queued: queue.length, published, dropped }),
     healthNotes: () => (publishing() ? [] : [`pending externals not published: Kafka not reached (${queue.length} queued, ${dropped} dropped since start)`]),
     async close() {
