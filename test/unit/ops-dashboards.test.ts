@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRegistry } from '@tonstream/runtime';
+import { createRegistry, startMetricsServer } from '@tonstream/runtime';
 import type { Store } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -25,7 +25,8 @@ function provisionedDatasources(): Map<string, string> {
 
 /**
  * Every metric name the services export, from their own registries: each service's metrics
- * module, the API app (its request histogram and index gauges) and prom-client's process metrics.
+ * module, the API app (its request histogram and index gauges), prom-client's process metrics and
+ * what every service's metrics server adds (its health).
  */
 async function exportedMetricNames(): Promise<Set<string>> {
   const registry = createRegistry('any');
@@ -35,6 +36,8 @@ async function exportedMetricNames(): Promise<Set<string>> {
   createLocalnetMetrics(registry);
   const store = { database: 'unused', query: () => Promise.reject(new Error('no store in a unit test')) } as unknown as Store;
   createApp({ store, registry, logger: createLogger({ level: 'error', write: () => {} }) });
+  const server = await startMetricsServer({ registry, port: 0 });
+  server.close();
   const names = new Set(['up']);
   for (const m of await registry.getMetricsAsJSON()) {
     names.add(m.name);
@@ -107,7 +110,7 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
   const rules = loadAlertRules();
   const readme = readFileSync(join(DEPLOY, 'README.md'), 'utf8');
 
-  it('are the seven alerts of issue 15, each with a runbook entry in deploy/README.md', () => {
+  it('are the seven alerts of issue 15 and the two of issue 23, each with a runbook entry in deploy/README.md', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'TonstreamIndexerStalled',
       'TonstreamIndexLagHigh',
@@ -116,6 +119,8 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
       'TonstreamClickHouseUnavailable',
       'TonstreamApiErrorRate',
       'TonstreamServiceDown',
+      'TonstreamServiceUnhealthy',
+      'TonstreamServiceDegraded',
     ]);
     for (const r of rules) {
       expect(r.annotations?.runbook, r.alert).toBe(`deploy/README.md#${r.alert.toLowerCase()}`);

@@ -35,6 +35,22 @@ describe('status page health without Prometheus', () => {
     ]);
   });
 
+  it("exports each service's health as tonstream_health_status for Prometheus, as /healthcheck says it at each scrape", async () => {
+    const metrics = async (s: Server) => (await fetch(`${url(s)}/metrics`)).text();
+    expect(await metrics(ok)).toMatch(/^tonstream_health_status\{service="writer"\} 0$/m);
+    expect(await metrics(degraded)).toMatch(/^tonstream_health_status\{service="fetcher"\} 1$/m);
+    let status: 'ok' | 'error' = 'ok';
+    const flipping = await startMetricsServer({ registry: createRegistry('decoder'), port: 0, health: () => ({ status, reasons: status === 'ok' ? [] : ['consumer crashed'] }) });
+    try {
+      expect(await metrics(flipping)).toMatch(/^tonstream_health_status\{service="decoder"\} 0$/m);
+      status = 'error';
+      expect(await metrics(flipping)).toMatch(/^tonstream_health_status\{service="decoder"\} 2$/m);
+      expect((await fetch(`${url(flipping)}/healthcheck`)).status).toBe(503);
+    } finally {
+      flipping.close();
+    }
+  });
+
   it('reports an unreachable Prometheus instead of failing the page', async () => {
     const report = await readHealth(loadStatusConfig({ PROMETHEUS_URL: `http://127.0.0.1:${await freePort()}/` }));
     expect(report.source).toBe('prometheus');
@@ -47,7 +63,16 @@ describe('loadStatusConfig()', () => {
   it('defaults to the local metrics ports of deploy/README.md and no Prometheus', () => {
     const c = loadStatusConfig({});
     expect(c.prometheusUrl).toBeNull();
-    expect(c.services.map((s) => `${s.name}=${s.url}`)).toEqual(['localnet=http://127.0.0.1:9104', 'fetcher=http://127.0.0.1:9101', 'decoder=http://127.0.0.1:9102', 'writer=http://127.0.0.1:9103', 'metadata=http://127.0.0.1:9108']);
+    expect(c.services.map((s) => `${s.name}=${s.url}`)).toEqual([
+      'localnet=http://127.0.0.1:9104',
+      'fetcher=http://127.0.0.1:9101',
+      'decoder=http://127.0.0.1:9102',
+      'writer=http://127.0.0.1:9103',
+      'tracer=http://127.0.0.1:9105',
+      'emulator=http://127.0.0.1:9106',
+      'streamer=http://127.0.0.1:9107',
+      'metadata=http://127.0.0.1:9108',
+    ]);
   });
 
   it('names the variable of a bad value', () => {

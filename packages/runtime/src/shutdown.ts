@@ -8,7 +8,8 @@ export type Shutdown = {
   add(name: string, step: () => Promise<void> | void): void;
   /** Resolves once shutdown has started (signal or `trigger`). */
   readonly signal: AbortSignal;
-  trigger(reason: string): Promise<void>;
+  /** Starts shutdown; the process exits with `exitCode` (default 0), or 1 if a step fails. */
+  trigger(reason: string, exitCode?: number): Promise<void>;
 };
 
 /**
@@ -20,22 +21,22 @@ export function createShutdown(logger: Logger, exit: (code: number) => void = pr
   const controller = new AbortController();
   let running: Promise<void> | undefined;
 
-  const trigger = (reason: string): Promise<void> => {
+  const trigger = (reason: string, exitCode = 0): Promise<void> => {
     if (running) return running;
     controller.abort(reason);
-    logger.info('shutting down', { reason });
+    logger.info('shutting down', { reason, exit_code: exitCode });
     running = (async () => {
       const timer = setTimeout(() => {
         logger.error('shutdown timed out', { timeout_ms: SHUTDOWN_TIMEOUT_MS });
         exit(1);
       }, SHUTDOWN_TIMEOUT_MS);
       timer.unref();
-      let code = 0;
+      let code = exitCode;
       for (const { name, step } of [...steps].reverse()) {
         try {
           await step();
         } catch (err) {
-          code = 1;
+          code ||= 1;
           logger.error('shutdown step failed', { step: name, err });
         }
       }

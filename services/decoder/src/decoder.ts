@@ -1,5 +1,5 @@
-import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
-import type { HealthStatus, Logger } from '@tonstream/runtime';
+import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
 import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
 import { createDecodePool } from './decode-pool.js';
@@ -17,6 +17,17 @@ const CHUNK_MAX_BLOCKS = 16;
 const CHUNK_MAX_RAW_BYTES = 1024 * 1024;
 /** How often consumer lag is read from the broker. */
 const LAG_POLL_MS = 5_000;
+/**
+ * A produce not acknowledged after this long is being retried by kafkajs (broker away, an output topic
+ * deleted: produces never create topics): health `degraded`. A healthy chunk is acked well within 1 s
+ * locally and a few seconds across a network while catching up.
+ */
+const PRODUCE_SLOW_MS = 5_000;
+/**
+ * ...and `error` after this long. The decoder does not exit: the producer goes on by itself once the
+ * broker (or the topic) is back, and a restart would only wait for the same broker.
+ */
+const PRODUCE_STALLED_MS = 30_000;
 /**
  * Broker answers that say the messages themselves are unacceptable: sending them again fails again.
  * Anything else (broker away, leadership moving) is retried by the producer without end.
@@ -108,29 +119,29 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   const pool = createDecodePool(deps.workers ?? 0);
   let stopLag: () => void = () => {};
   let lastMcSeqno = -1;
-  let state: HealthStatus = { status: 'degraded', reasons: ['starting'] };
-  let fail!: (err: unknown) => void;
-  const done = new Promise<void>((_resolve, reject) => (fail = reject));
-  done.catch(() => {}); // observed by the caller; not an unhandled rejection if nobody waits
+  const watch = watchConsumer(consumer, logger);
+  consumer.on(consumer.events.GROUP_JOIN, (e) => logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment }));
 
-  consumer.on(consumer.events.GROUP_JOIN, (e) => {
-    state = { status: 'ok', reasons: [] };
-    logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
-  });
-  consumer.on(consumer.events.CRASH, (e) => {
-    const { error, restart } = e.payload;
-    logger.error(restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed for good', { err: error, restart });
-    if (restart) {
-      state = { status: 'degraded', reasons: [`consumer crashed, restarting: ${error.message}`] };
-      return;
-    }
-    state = { status: 'error', reasons: [`consumer stopped for good: ${error.message}`] };
-    fail(error);
-  });
-
+  /** Start times of the produces in flight (one per partition being decoded). */
+  const sending = new Set<{ since: number; topics: string[] }>();
   const send = async (topicMessages: TopicMessages[]) => {
-    if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, compression, acks: -1 });
+    if (topicMessages.length === 0) return;
+    const s = { since: Date.now(), topics: topicMessages.map((t) => t.topic) };
+    sending.add(s);
+    try {
+      await producer.sendBatch({ topicMessages, compression, acks: -1 });
+    } finally {
+      sending.delete(s);
+    }
   };
+  function produceHealth(): HealthStatus {
+    let oldest: { since: number; topics: string[] } | undefined;
+    for (const s of sending) if (!oldest || s.since < oldest.since) oldest = s;
+    const waited = oldest ? Date.now() - oldest.since : 0;
+    if (!oldest || waited < PRODUCE_SLOW_MS) return { status: 'ok', reasons: [] };
+    const reason = `Kafka has not acknowledged a produce to ${oldest.topics.join(', ')} for ${Math.round(waited / 1000)} s (broker away, or a topic deleted?); kafkajs retries it without end`;
+    return { status: waited < PRODUCE_STALLED_MS ? 'degraded' : 'error', reasons: [reason] };
+  }
   /** Partition counts of the record topics, read at start: records are bundled per partition. */
   let partitions: RecordPartitions = { transactions: 1, messages: 1, accountStates: 1 };
   const asTopic = (topic: string, records: OutRecord[]): TopicMessages[] => (records.length === 0 ? [] : [{ topic, messages: records }]);
@@ -267,7 +278,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
 
   return {
     deadLetterTopic: dlq,
-    done,
+    done: watch.stopped,
     async start() {
       await admin.connect();
       const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
@@ -297,6 +308,6 @@ export function createDecoder(deps: DecoderDeps): Decoder {
       await pool.close();
       logger.info('decoder stopped', { last_mc_seqno: lastMcSeqno });
     },
-    health: () => state,
+    health: () => combineHealth(watch.health(), produceHealth()),
   };
 }

@@ -65,6 +65,10 @@ const service = createEmulatorService({
 const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => service.health() });
 shutdown.add('metrics server', () => new Promise<void>((resolve) => server.close(() => resolve())));
 
+// A consumer gone for good ends the process non-zero (health says error meanwhile), for its supervisor
+// to restart it: a live emulator that emulates nothing would only look healthy.
+service.stopped.catch(() => void shutdown.trigger('consumer stopped', 1));
+
 try {
   await pendingStream.start();
   shutdown.add('pending stream', () => pendingStream.stop());

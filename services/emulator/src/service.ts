@@ -1,5 +1,5 @@
-import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
-import type { HealthStatus, Logger } from '@tonstream/runtime';
+import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { type PendingKeys, type Store, sweepExpiredTraces } from '@tonstream/store';
 import type { Redis } from 'ioredis';
 import type { Kafka } from 'kafkajs';
@@ -8,7 +8,7 @@ import type { EmulatorMetrics } from './metrics.js';
 import type { createProcessor } from './processor.js';
 import type { PendingStream } from './pending-stream.js';
 
-/** How often expired pending traces are removed (and counted). */
+/** Time between the end of one sweep of pending traces (confirmed, then expired) and the start of the next. */
 export const SWEEP_INTERVAL_MS = 1_000;
 export const EMULATOR_GROUP_ID = 'tonstream-emulator';
 /**
@@ -34,7 +34,13 @@ export type EmulatorServiceDeps = {
   pendingStream?: Pick<PendingStream, 'invalidated'>;
 };
 
-export type EmulatorService = { start(): Promise<void>; stop(): Promise<void>; health(): HealthStatus };
+export type EmulatorService = {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  health(): HealthStatus;
+  /** Rejects when the consumer is gone for good (watchConsumer): the process should exit non-zero. */
+  readonly stopped: Promise<never>;
+};
 
 /**
  * Consumes `ton.pending_externals` and commits each offset only after the processor resolved for it
@@ -43,7 +49,9 @@ export type EmulatorService = { start(): Promise<void>; stop(): Promise<void>; h
  */
 export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorService {
   const { kafka, topics, groupId, processor, redis, keys, store, concurrency, metrics, logger } = deps;
-  const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, ...CONSUMER_FETCH });
+  // The topic comes from ensureTopics (its settings); one deleted under the consumer is a crash, not a new default topic.
+  const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const watch = watchConsumer(consumer, logger);
   let sweeper: NodeJS.Timeout | undefined;
   let redisDown = false;
   let running = false;
@@ -72,7 +80,14 @@ export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorServic
     }
   };
 
+  // The next sweep is timed from the end of the last one: a slow index (each sweep may wait on
+  // ClickHouse up to its request timeout) must not pile sweeps up every interval.
+  const scheduleSweep = () => {
+    sweeper = setTimeout(() => void sweep().finally(() => running && scheduleSweep()), SWEEP_INTERVAL_MS);
+  };
+
   return {
+    stopped: watch.stopped,
     async start() {
       const admin = kafka.admin();
       await admin.connect();
@@ -101,19 +116,19 @@ export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorServic
           }
         },
       });
-      sweeper = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
+      scheduleSweep();
       logger.info('emulator consuming', { topic: topics.pendingExternals, group: groupId });
     },
     async stop() {
       running = false;
-      clearInterval(sweeper);
+      clearTimeout(sweeper);
       await consumer.disconnect();
     },
     health() {
       const reasons: string[] = [];
       if (!running) reasons.push('not consuming');
       if (redisDown) reasons.push('Redis unreachable: pending traces are not stored until it is back');
-      return { status: reasons.length === 0 ? 'ok' : 'degraded', reasons };
+      return combineHealth({ status: reasons.length === 0 ? 'ok' : 'degraded', reasons }, watch.health());
     },
   };
 }

@@ -41,6 +41,10 @@ logger.info('streamer listening', { host: config.host, port });
 const metricsServer = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => { const h = health(); return { status: !h.ok ? 'error' : h.warnings.length > 0 ? 'degraded' : 'ok', reasons: [...h.problems, ...h.warnings] }; } });
 shutdown.add('metrics server', () => new Promise<void>((resolve) => metricsServer.close(() => resolve())));
 
+// A consumer gone for good ends the process non-zero (health says error meanwhile): its supervisor
+// restarts it, clients reconnect and resume, rather than a live process that streams nothing.
+source.stopped.catch(() => void shutdown.trigger('consumer stopped', 1));
+
 try {
   await source.start();
 } catch (err) {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import type { Logger } from '@tonstream/runtime';
 import { readWatermark, type Store } from '@tonstream/store';
 import {
@@ -89,7 +89,9 @@ export function createSource(o: SourceOptions) {
   ]);
   const out: Emitter = o.emitter ?? o.fanout;
   const groupId = `${o.topics.blocks.replace(/ton\.blocks$/, '')}tonstream-streamer-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const consumer = o.kafka.consumer({ groupId, ...CONSUMER_FETCH, sessionTimeout: 30_000 });
+  // Topics come from ensureTopics (their settings); one deleted under the consumer is a crash, not a new 1 MB topic.
+  const consumer = o.kafka.consumer({ groupId, ...CONSUMER_FETCH, sessionTimeout: 30_000, allowAutoTopicCreation: false });
+  const watch = watchConsumer(consumer, o.logger);
   const admin = o.kafka.admin();
   const collector = createCollector({ startMarginMcBlocks: START_MARGIN_MC_BLOCKS, skipIncompleteAfterMcBlocks: SKIP_INCOMPLETE_AFTER_MC_BLOCKS, giveUp: o.giveUp });
   const givenUp: { mcSeqno: number; at: number; missing: string }[] = [];
@@ -270,6 +272,8 @@ export function createSource(o: SourceOptions) {
   };
 
   return {
+    /** Rejects when the consumer is gone for good (watchConsumer): the process should exit non-zero. */
+    stopped: watch.stopped,
     async start(): Promise<void> {
       await admin.connect();
       await ensureTopics(admin, topicSpecs(o.topics));
@@ -305,9 +309,11 @@ export function createSource(o: SourceOptions) {
       if (!running) problems.push('not reading the topics');
       if (watermarkError) problems.push(`watermark unreadable: ${watermarkError}`);
       if (waitingForWatermark) problems.push(`paused: ${unfinalized.length} confirmed blocks wait for the watermark (STREAMER_MAX_UNFINALIZED_BLOCKS)`);
+      const reading = watch.health();
+      if (running && reading.status === 'error') problems.push(...reading.reasons);
       // Degraded, not down: the stream goes on, without some records.
       const now = Date.now();
-      const warnings: string[] = [];
+      const warnings: string[] = running && reading.status === 'degraded' ? [...reading.reasons] : [];
       const stall = collector.stalled();
       if (stall && now - stall.since >= STALL_REPORTED_AFTER_MS) warnings.push(`waiting ${Math.round((now - stall.since) / 1000)} s for masterchain block ${stall.mcSeqno} while ${stall.newestWhole} is whole: ${stall.missing}`);
       for (const g of givenUp) if (now - g.at < GIVE_UP_REPORTED_MS) warnings.push(`gave up on masterchain block ${g.mcSeqno} at ${new Date(g.at).toISOString()}: ${g.missing}`);

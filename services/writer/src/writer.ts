@@ -1,6 +1,6 @@
-import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
-import type { HealthStatus, Logger } from '@tonstream/runtime';
+import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
@@ -100,10 +100,14 @@ export function createWriter(deps: WriterDeps): Writer {
   let retrying = 0;
   let rowsSinceProgress = 0;
   let lastProgressAt = Date.now();
-  let health: HealthStatus = { status: 'degraded', reasons: ['starting'] };
+  let health: HealthStatus = { status: 'ok', reasons: [] };
   let fail!: (err: unknown) => void;
   const done = new Promise<void>((_resolve, reject) => (fail = reject));
   done.catch(() => {}); // observed by the caller; not an unhandled rejection if nobody waits
+  // A consumer gone for good leaves nothing consuming: fail, so the process exits and its supervisor
+  // restarts it (uncommitted messages are consumed again).
+  const watch = watchConsumer(consumer, logger);
+  watch.stopped.catch(fail);
 
   const pauseAll = () => consumer.pause(consumed.map((topic) => ({ topic })));
   const resumeAll = () => consumer.resume(consumed.map((topic) => ({ topic })));
@@ -245,19 +249,7 @@ export function createWriter(deps: WriterDeps): Writer {
       await admin.connect();
       const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
       if (created.length > 0) logger.info('created topics', { topics: created });
-      consumer.on(consumer.events.GROUP_JOIN, (e) => {
-        if (health.status === 'degraded' && health.reasons[0] === 'starting') health = { status: 'ok', reasons: [] };
-        logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment });
-      });
-      // A consumer kafkajs will not restart leaves nothing consuming: fail, so the process exits and
-      // its supervisor restarts it (uncommitted messages are consumed again).
-      consumer.on(consumer.events.CRASH, (e) => {
-        const { error, restart } = e.payload;
-        logger.error(restart ? 'consumer crashed; kafkajs restarts it' : 'consumer crashed for good', { err: error, restart });
-        if (restart) return;
-        health = { status: 'error', reasons: [`consumer stopped for good: ${error.message}`] };
-        fail(error);
-      });
+      consumer.on(consumer.events.GROUP_JOIN, (e) => logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment }));
       await producer.connect();
       await consumer.connect();
       await consumer.subscribe({ topics: consumed, fromBeginning: true });
@@ -303,10 +295,8 @@ export function createWriter(deps: WriterDeps): Writer {
       const w = watermark.status();
       const tw = tracesWatermark.status();
       const problems = [...watermark.problems(), ...tracesWatermark.problems()];
-      const status = health.status === 'ok' && problems.length > 0 ? 'degraded' : health.status;
       return {
-        status,
-        reasons: [...health.reasons, ...problems],
+        ...combineHealth(watch.health(), health, { status: problems.length > 0 ? 'degraded' : 'ok', reasons: problems }),
         details: {
           watermark_mc_seqno: w.watermark?.mc_seqno ?? null,
           watermark_gen_utime: w.watermark?.gen_utime ?? null,

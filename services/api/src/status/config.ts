@@ -11,7 +11,8 @@ export type StatusConfig = {
 };
 
 /** The metrics ports of deploy/README.md (`npm start` and docker-compose use the same). */
-const LOCAL_SERVICES = 'localnet=http://127.0.0.1:9104,fetcher=http://127.0.0.1:9101,decoder=http://127.0.0.1:9102,writer=http://127.0.0.1:9103,metadata=http://127.0.0.1:9108';
+const LOCAL_SERVICES =
+  'localnet=http://127.0.0.1:9104,fetcher=http://127.0.0.1:9101,decoder=http://127.0.0.1:9102,writer=http://127.0.0.1:9103,tracer=http://127.0.0.1:9105,emulator=http://127.0.0.1:9106,streamer=http://127.0.0.1:9107,metadata=http://127.0.0.1:9108';
 
 function serviceList(env: string, doc: string, def: string): Field<WatchedService[]> {
   const accepts = 'comma-separated name=http://host:port';

@@ -1,7 +1,8 @@
 /**
  * Each service's health for the status page. With Prometheus: its `up` series of the tonstream job
- * (the scrape the alerts use) and the alerts firing. Without: each metrics server's /healthcheck
- * (`ok` / `degraded` / `error` with reasons, packages/runtime), asked directly.
+ * (the scrape the alerts use), what its /healthcheck said at that scrape (`tonstream_health_status`,
+ * packages/runtime) and the alerts firing. Without: each metrics server's /healthcheck (`ok` /
+ * `degraded` / `error` with reasons), asked directly.
  */
 import type { StatusConfig } from './config.js';
 
@@ -23,18 +24,22 @@ async function promGet<T>(base: string, path: string): Promise<T> {
   return body.data;
 }
 
+/** `tonstream_health_status` values (HEALTH_LEVELS of @tonstream/runtime). */
+const HEALTH_STATES: Readonly<Record<string, ServiceHealth['state']>> = { '0': 'ok', '1': 'degraded', '2': 'error' };
+
+/** A scraped service's state: `down` if Prometheus cannot scrape it, else what its /healthcheck said (`ok` without one, e.g. the API). */
+function scrapedState(up: string, health: string | undefined): Pick<ServiceHealth, 'state' | 'reasons'> {
+  if (up !== '1') return { state: 'down', reasons: ['Prometheus cannot scrape its /metrics'] };
+  const state = (health && HEALTH_STATES[health]) || 'ok';
+  return { state, reasons: state === 'ok' ? [] : [`its /healthcheck says ${state}`] };
+}
+
 async function fromPrometheus(base: string): Promise<HealthReport> {
-  const [up, alerts] = await Promise.all([
-    promGet<{ result: PromSample[] }>(base, `/api/v1/query?query=${encodeURIComponent('up{job="tonstream"}')}`),
-    promGet<{ alerts: PromAlert[] }>(base, '/api/v1/alerts'),
-  ]);
+  const query = (q: string) => promGet<{ result: PromSample[] }>(base, `/api/v1/query?query=${encodeURIComponent(q)}`);
+  const [up, health, alerts] = await Promise.all([query('up{job="tonstream"}'), query('tonstream_health_status{job="tonstream"}'), promGet<{ alerts: PromAlert[] }>(base, '/api/v1/alerts')]);
+  const healthOf = new Map(health.result.map((s) => [s.metric.instance, s.value[1]]));
   const services = up.result
-    .map((s): ServiceHealth => ({
-      name: s.metric.service ?? s.metric.instance,
-      instance: s.metric.instance,
-      state: s.value[1] === '1' ? 'ok' : 'down',
-      reasons: s.value[1] === '1' ? [] : ['Prometheus cannot scrape its /metrics'],
-    }))
+    .map((s): ServiceHealth => ({ name: s.metric.service ?? s.metric.instance, instance: s.metric.instance, ...scrapedState(s.value[1], healthOf.get(s.metric.instance)) }))
     .sort((a, b) => a.name.localeCompare(b.name) || a.instance.localeCompare(b.instance));
   const firing = alerts.alerts
     .filter((a) => a.state === 'firing')
