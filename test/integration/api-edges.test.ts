@@ -3,7 +3,7 @@
  * - CORS ahead of the rate limits on v2 and v3: a browser page of another origin (real chromium)
  *   gets through its preflight without spending its allowance and can read the 429 it earns;
  * - /status/data.json: rate-limited, computed once for a burst of requests, and without hosts,
- *   ports or error texts (a watched service answers with secrets in its reasons);
+ *   ports or error texts (a watched service answers with secrets in its reasons); the page renders it;
  * - 500 and 503 bodies: a generic message and a request id that the log holds with the real error;
  * - v2 and v3 index reads: cut at the read timeout, and killed in ClickHouse when the client goes
  *   away, as system.processes shows. A slow ClickHouse is a view named `transactions` that yields
@@ -42,6 +42,13 @@ const logs: Record<string, unknown>[] = [];
 const logger = createLogger({ level: 'info', write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>) });
 const cleanups: (() => Promise<unknown>)[] = [];
 let admin: Store;
+
+/** Debian's chromium (scripts/browser-env.sh; `npm test` exports TONSTREAM_CHROMIUM). Missing is an error. */
+function chromiumPath(): string {
+  const path = process.env.TONSTREAM_CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(path)) throw new Error(`no chromium at ${path}: run \`bash scripts/browser-env.sh\` (npm test does)`);
+  return path;
+}
 
 // ---- clients, one loopback address each (a fresh anonymous window) ----
 let nextHost = 40;
@@ -149,11 +156,9 @@ describe('CORS ahead of the rate limits', () => {
   });
 
   it('a page of another origin in a real browser reads its answer, then the 429 with its Retry-After', async () => {
-    const chromiumPath = process.env.TONSTREAM_CHROMIUM ?? '/usr/bin/chromium';
-    if (!existsSync(chromiumPath)) throw new Error(`no chromium at ${chromiumPath}: run \`bash scripts/browser-env.sh\` (npm test does)`);
     const origin = createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<!DOCTYPE html><title>dapp</title>')).listen(0, '127.0.0.1');
     await once(origin, 'listening');
-    const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--no-sandbox'] });
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox'] });
     try {
       const page = await browser.newPage();
       // `localhost` is another origin than the API's 127.0.0.1, and the browser's requests come from 127.0.0.1.
@@ -209,6 +214,25 @@ describe('/status/data.json', () => {
     ]);
     for (const leak of ['127.0.0.1', String((watched.address() as AddressInfo).port), String(closedPort), '10.20.30.40', 'secret-detail', 'fetch failed', 'ECONNREFUSED']) {
       expect(answer.text, leak).not.toContain(leak);
+    }
+  });
+
+  it('the page still renders them in a real browser', async () => {
+    const browser = await chromium.launch({ executablePath: chromiumPath(), headless: true, args: ['--no-sandbox'] });
+    try {
+      const page = await browser.newPage();
+      const pageErrors: string[] = [];
+      page.on('pageerror', (e) => pageErrors.push(e.message));
+      await page.goto(`${base}/status`);
+      await page.locator('#status[data-loaded="true"]').waitFor({ timeout: 30_000 });
+      const rows = await page.locator('#services tr').evaluateAll((trs) => trs.map((tr) => ({ cells: [...tr.children].map((td) => td.textContent), state: tr.className })));
+      expect(rows).toEqual([
+        { cells: ['alpha', 'degraded'], state: 'state-degraded' },
+        { cells: ['beta', 'down'], state: 'state-down' },
+      ]);
+      expect(pageErrors).toEqual([]);
+    } finally {
+      await browser.close();
     }
   });
 
