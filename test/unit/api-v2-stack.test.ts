@@ -3,7 +3,7 @@ import { Address, beginCell, Cell, external, storeMessage, type TupleItem, Tuple
 import { describe, expect, it } from 'vitest';
 import { type Liteserver, liteError, LiteserverError } from '../../services/api/src/liteserver.js';
 import { errorEnvelope, okEnvelope, V2Error } from '../../services/api/src/v2/envelope.js';
-import { getMethodId } from '../../services/api/src/v2/get-methods.js';
+import { getMethodId, runGetMethod } from '../../services/api/src/v2/get-methods.js';
 import * as kinds from '../../services/api/src/v2/kinds.js';
 import { bodyValues, parseValues } from '../../services/api/src/v2/method.js';
 import { normalizedHash, sendExternal } from '../../services/api/src/v2/send.js';
@@ -141,6 +141,21 @@ describe('v2 parameter kinds and bodies', () => {
     expect(kinds.address.parse(a.toString({ testOnly: true }))!.testOnly).toBe(Address.parseFriendly(a.toString({ testOnly: true })).isTestOnly);
   });
 
+  it('address and workchain: only the chain\'s workchains -1 and 0; anyAddress (utils) any int8 workchain', () => {
+    const hash = 'ab'.repeat(32);
+    for (const wc of [-1, 0]) {
+      expect(kinds.address.parse(`${wc}:${hash}`)?.workchain).toBe(wc);
+      expect(kinds.workchain.parse(String(wc))).toBe(wc);
+    }
+    for (const wc of [5, -2, 127, -128]) {
+      expect(kinds.address.parse(`${wc}:${hash}`)).toBeUndefined();
+      expect(kinds.address.parse(new Address(wc, Buffer.from(hash, 'hex')).toString())).toBeUndefined();
+      expect(kinds.workchain.parse(String(wc))).toBeUndefined();
+      expect(kinds.anyAddress.parse(`${wc}:${hash}`)?.workchain).toBe(wc);
+    }
+    expect(kinds.address.accepts).toMatch(/in workchain -1 \(masterchain\) or 0 \(basechain\)/);
+  });
+
   it('bool takes toncenter v2 forms, any case', () => {
     for (const t of ['y', 'YES', 't', 'True', 'on', '1']) expect(kinds.bool.parse(t)).toBe(true);
     for (const f of ['n', 'No', 'f', 'FALSE', 'off', '0']) expect(kinds.bool.parse(f)).toBe(false);
@@ -190,5 +205,96 @@ describe('sendExternal() answers a message the node refuses as the caller\'s mis
       await expect(sendExternal(liteserverThrowing(new LiteserverError(status, 'down')), boc)).rejects.toMatchObject({ name: 'LiteserverError', status });
     }
     await expect(sendExternal({ sendMessage: () => Promise.resolve(1) } as unknown as Liteserver, boc)).resolves.toMatchObject({ info: { type: 'external-in' } });
+  });
+});
+
+describe('hostile stacks and results are bounded (issue 23)', () => {
+  /** A DAG of `depth` cells, each pointing `fanout` times to the next: fanout^depth nodes to a walk without a memo. */
+  const dag = (depth: number, fanout = 2) => {
+    let c = beginCell().storeUint(0xdead, 16).endCell();
+    for (let i = 0; i < depth; i++) {
+      const b = beginCell().storeUint(i, 16);
+      for (let k = 0; k < fanout; k++) b.storeRef(c);
+      c = b.endCell();
+    }
+    return c;
+  };
+  const cellEntry = (c: Cell) => ['tvm.Cell', c.toBoc().toString('base64')];
+  const num = (n: number) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: String(n) } });
+  const stackError = (stack: unknown) => {
+    const err = v2Error(() => readStack(stack));
+    expect(err.status).toBe(422);
+    expect(err.message).toMatch(/parameter "stack"/);
+    return err.message;
+  };
+
+  it('a tuple takes at most 255 elements, as TVM (a longer one used to reach @ton/core\'s 16-bit length and fail as a 500)', () => {
+    expect((readStack([['tuple', { elements: Array(255).fill(num(1)) }]])[0] as { items: unknown[] }).items).toHaveLength(255);
+    expect(stackError([['tuple', { elements: Array(70_000).fill(num(1)) }]])).toMatch(/at \[0\]: a tuple of 70000 elements; TVM tuples hold at most 255/);
+  });
+
+  it('nesting is bounded as the TVM value nests: tuples in tuples, and list elements one level deeper each', () => {
+    let deep: unknown = num(1);
+    for (let i = 0; i < 300; i++) deep = { '@type': 'tvm.stackEntryTuple', tuple: { elements: [deep] } };
+    expect(stackError([['tuple', { elements: [deep] }]])).toMatch(/nested deeper than 256/);
+    expect(stackError([['list', { elements: Array(300).fill(num(1)) }]])).toMatch(/nested deeper than 256/);
+    expect(readStack([['list', { elements: Array(200).fill(num(1)) }]])).toHaveLength(1);
+  });
+
+  it('a stack holds at most 1024 entries, nested ones included', () => {
+    expect(stackError(Array(1025).fill(['num', 1]))).toMatch(/at \[1024\]: more than 1024 entries/);
+    expect(stackError(Array(5).fill(['tuple', { elements: Array(250).fill(num(1)) }]))).toMatch(/more than 1024 entries/);
+  });
+
+  it('the cells of all BoCs of a stack together are at most a message\'s 8192; a 40-level DAG is 41 cells and passes', () => {
+    const chain = (n: number) => {
+      let c = beginCell().storeUint(n, 32).endCell();
+      for (let i = 0; i < n; i++) c = beginCell().storeUint(i, 32).storeRef(c).endCell();
+      return c;
+    };
+    const big = chain(3000);
+    expect(readStack([cellEntry(big), cellEntry(big)])).toHaveLength(2);
+    expect(stackError([cellEntry(big), cellEntry(big), cellEntry(big)])).toMatch(/at \[2\]: .*3001 cells, over the 2190 left of the 8192 a request reads/);
+    expect(stackError([cellEntry(chain(9000))])).toMatch(/9001 cells, over the 8192 read/);
+    expect((readStack([cellEntry(dag(40))])[0] as { cell: Cell }).cell.equals(dag(40))).toBe(true);
+  });
+
+  /** A liteserver whose get-methods answer `result` (a VmStack cell). */
+  const answering = (result: Cell) =>
+    ({
+      masterchainInfo: () => Promise.resolve({ last: { workchain: -1, shard: '-9223372036854775808', seqno: 1, rootHash: Buffer.alloc(32), fileHash: Buffer.alloc(32) } }),
+      runMethod: () => Promise.resolve({ exitCode: 0, result: result.toBoc() }),
+    }) as unknown as Liteserver;
+  const account = { workchain: 0, hash: Buffer.alloc(32, 1) };
+  /** A VmStack of one value (vm_stack depth:24, then vm_stk_cons: ^rest, the value inline). */
+  const stackOf = (value: Cell) => beginCell().storeUint(1, 24).storeRef(Cell.EMPTY).storeSlice(value.beginParse()).endCell();
+  /** vm_stk_tuple of two items (head and tail refs, each an item cell). */
+  const pair = (a: Cell, b: Cell) => beginCell().storeUint(7, 8).storeUint(2, 16).storeRef(a).storeRef(b).endCell();
+
+  it('a result whose tuples share cells is refused with 422 before @ton/core\'s parseTuple unfolds it', async () => {
+    const shared = (depth: number) => {
+      let value = beginCell().storeUint(1, 8).storeInt(1, 64).endCell();
+      for (let i = 0; i < depth; i++) value = pair(value, value);
+      return value;
+    };
+    // 2^13 - 1 tuples and numbers, and the stack's two cells: within 16384.
+    const [fine] = (await runGetMethod(answering(stackOf(shared(12))), account, 'x', [])).stack;
+    expect(new TupleReader([fine]).readTuple().readTuple().remaining).toBe(2);
+    const value = shared(18);
+    await expect(runGetMethod(answering(stackOf(value)), account, 'x', [])).rejects.toMatchObject({ name: 'V2Error', status: 422, message: expect.stringMatching(/result stack is too large to answer: .*unfold into over 16384/) });
+  });
+
+  it('a result cell that unfolds into more than 16384 cells is refused with 422 (its `object` would be a tree of 2^18)', async () => {
+    const cellValue = (c: Cell) => beginCell().storeUint(3, 8).storeRef(c).endCell();
+    const fine = await runGetMethod(answering(stackOf(cellValue(dag(12)))), account, 'x', []);
+    expect(v2StackEntry(fine.stack[0])[0]).toBe('cell');
+    await expect(runGetMethod(answering(stackOf(cellValue(dag(18)))), account, 'x', [])).rejects.toMatchObject({ status: 422 });
+    await expect(runGetMethod(answering(stackOf(cellValue(dag(9, 4)))), account, 'x', [])).rejects.toMatchObject({ status: 422 });
+  });
+
+  it('a stack over the 64 KB a liteserver takes is refused before it is sent', async () => {
+    const full = (i: number) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(125, i)).endCell();
+    const stack = Array.from({ length: 600 }, (_, i) => ['tvm.Cell', full(i).toBoc().toString('base64')]);
+    await expect(runGetMethod(answering(stackOf(beginCell().storeUint(0, 8).endCell())), account, 'x', readStack(stack))).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/liteservers take less than 65536/) });
   });
 });

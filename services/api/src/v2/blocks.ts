@@ -10,7 +10,7 @@ import { defineMethod } from './method.js';
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const blockParams = {
-  workchain: required(kinds.int32, 'Workchain of the block.'),
+  workchain: required(kinds.workchain, 'Workchain of the block.'),
   shard: required(kinds.shard, 'Shard id, signed decimal int64.'),
   seqno: required(kinds.seqno, 'Block seqno.'),
 };
@@ -43,7 +43,7 @@ export const lookupBlock = defineMethod({
   summary: 'A block id by seqno, logical time or unix time',
   source: 'liteserver',
   params: {
-    workchain: required(kinds.int32, 'Workchain.'),
+    workchain: required(kinds.workchain, 'Workchain.'),
     shard: required(kinds.shard, 'Shard id, signed decimal int64.'),
     seqno: optional(kinds.seqno, 'Block seqno.'),
     lt: optional(kinds.uint64, 'A logical time inside the block.'),

@@ -1,6 +1,7 @@
-import { Cell, parseTuple, serializeTuple, type TupleItem } from '@ton/core';
+import { parseTuple, serializeTuple, type TupleItem } from '@ton/core';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { lastTransaction } from '../account-state.js';
+import { readBoc, RESULT_BOC } from '../cell-limits.js';
 import type { AccountRef, Liteserver } from '../liteserver.js';
 import { crc16 } from '../v3/address.js';
 import { optional, required } from '../v3/params.js';
@@ -16,6 +17,9 @@ export function getMethodId(method: string | bigint): bigint {
   return typeof method === 'bigint' ? method : BigInt((crc16(Buffer.from(method, 'utf8')) & 0xffff) | 0x10000);
 }
 
+/** Largest stack a liteserver runs a get-method with (lite-server.cpp: `more than 64k parameter bytes passed`). */
+const MAX_PARAMS_BYTES = 65_536;
+
 export type GetMethodRun = { exitCode: number; stack: TupleItem[]; mc: tonNode_blockIdExt; lastTx?: { lt: bigint; hash: Buffer } };
 
 /**
@@ -23,12 +27,21 @@ export type GetMethodRun = { exitCode: number; stack: TupleItem[]; mc: tonNode_b
  * not report gas: `gas_used` is answered as 0 (toncenter's tonlib runs the TVM itself).
  */
 export async function runGetMethod(lite: Liteserver, address: AccountRef, method: string | bigint, stack: TupleItem[], seqno?: number): Promise<GetMethodRun> {
+  const params = serializeTuple(stack).toBoc();
+  if (params.length >= MAX_PARAMS_BYTES) throw new V2Error(422, `invalid value for parameter "stack": ${params.length} bytes as a BoC; liteservers take less than ${MAX_PARAMS_BYTES}`);
   const mc = await masterchainBlock(lite, seqno);
-  const res = await lite.runMethod(mc, address, getMethodId(method), serializeTuple(stack).toBoc());
+  const res = await lite.runMethod(mc, address, getMethodId(method), params);
   let out: TupleItem[] = [];
   if (res.result && res.result.length > 0) {
+    // Tuples and cells of the result are walked once per path to a shared cell (parseTuple, the
+    // `object` of runGetMethod): a result is read only when that unfolded size is bounded.
+    const read = readBoc(res.result, RESULT_BOC);
+    if ('refused' in read) {
+      if (read.malformed) throw new V2Error(502, `liteserver sent an unreadable result stack: ${read.refused}`);
+      throw new V2Error(422, `the get-method's result stack is too large to answer: ${read.refused}`);
+    }
     try {
-      out = parseTuple(Cell.fromBoc(Buffer.from(res.result))[0]);
+      out = parseTuple(read.roots[0]);
     } catch (err) {
       throw new V2Error(502, `liteserver sent an unreadable result stack: ${(err as Error).message}`, { cause: err });
     }

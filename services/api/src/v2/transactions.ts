@@ -150,7 +150,7 @@ export const getTransactionsStd = defineMethod({
 });
 
 const blockTxParams = {
-  workchain: required(kinds.int32, 'Workchain of the block.'),
+  workchain: required(kinds.workchain, 'Workchain of the block.'),
   shard: required(kinds.shard, 'Shard id, signed decimal int64.'),
   seqno: required(kinds.seqno, 'Block seqno.'),
   root_hash: optional(kinds.hash, 'Root hash to check.'),

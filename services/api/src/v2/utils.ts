@@ -6,7 +6,7 @@ import { defineMethod } from './method.js';
 
 /** Address and hash forms (toncenter-v2.md §2.7): pure functions of the parameter. */
 
-const ADDRESS = { address: required(kinds.address, 'An address, raw or user-friendly.') };
+const ADDRESS = { address: required(kinds.anyAddress, 'An address, raw or user-friendly.') };
 
 const variant = (a: kinds.V2Address, bounceable: boolean, testOnly: boolean) => {
   const url = friendlyAddress(a, { bounceable, testOnly });
