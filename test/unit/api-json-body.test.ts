@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../services/api/src/http-error.js';
-import { bodySchema, bodyValues } from '../../services/api/src/v3/json-body.js';
+import { bodySchema, bodyValues, nestsDeeperThan } from '../../services/api/src/v3/json-body.js';
 import * as kinds from '../../services/api/src/v3/kinds.js';
 import { list, optional, parseRequest, required } from '../../services/api/src/v3/params.js';
 
@@ -62,5 +62,23 @@ describe('bodySchema()', () => {
     expect(schema.properties!.hashes).toMatchObject({ type: 'array', items: kinds.hash.schema, maxItems: 1000 });
     expect(schema.properties!.seqno).toMatchObject({ type: 'integer', format: 'int32' });
     expect(schema.properties!.flag.description).toContain(kinds.bool.accepts);
+  });
+});
+
+describe('nestsDeeperThan()', () => {
+  const nested = (n: number) => '['.repeat(n) + ']'.repeat(n);
+  it('counts arrays and objects, as JSON.parse sees them, in bytes and in decoded text', () => {
+    for (const text of [nested(3), '{"a":[{"b":[]}]}', '[1,{"a":{"b":[2]}},3]']) {
+      const depth = (function walk(v: unknown): number {
+        return typeof v === 'object' && v !== null ? 1 + Math.max(0, ...Object.values(v).map(walk)) : 0;
+      })(JSON.parse(text));
+      expect([nestsDeeperThan(text, depth), nestsDeeperThan(Buffer.from(text), depth), nestsDeeperThan(text, depth - 1)]).toEqual([false, false, true]);
+    }
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const text = JSON.stringify({ s: '[[[[{{{{\\"[[[[', t: ['\\', '"]]]]"', '\u005b'] });
+    expect(nestsDeeperThan(text, 2)).toBe(false);
+    expect(nestsDeeperThan(Buffer.from(JSON.stringify({ s: 'é[[[[ü' })), 1)).toBe(false);
   });
 });

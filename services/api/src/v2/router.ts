@@ -6,7 +6,7 @@ import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
 import { type Liteserver, LiteserverError } from '../liteserver.js';
 import { readDeadline } from '../read-deadline.js';
-import { MAX_JSON_BODY_BYTES } from '../v3/json-body.js';
+import { MAX_JSON_BODY_BYTES, parseJson } from '../v3/json-body.js';
 import { MAX_TIMEOUT_MS } from '../v3/params.js';
 import { errorEnvelope, okEnvelope, PAGE_NOTE, V2Error } from './envelope.js';
 import { bodyValues, parseValues, type V2Method } from './method.js';
@@ -36,8 +36,6 @@ export function v2Failure(err: unknown, logger: Logger, what: string): V2Failure
   logger.error('v2 call failed', { method: what, request_id: requestId, err });
   return { status: 500, message: 'internal server error', requestId };
 }
-
-const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
 
 /** Express JSON parsing with its failures as v2 envelopes (400 not JSON, 413 too large). */
 function jsonBody(req: Request, res: Response, next: NextFunction): void {

@@ -11,7 +11,49 @@ import type { Param, Params } from './params.js';
 /** Largest JSON body a POST endpoint reads; a BoC list at its 1000-item limit fits. */
 export const MAX_JSON_BODY_BYTES = 2 * 1024 * 1024;
 
-const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true });
+/**
+ * Deepest nesting of arrays and objects in a JSON body (RFC 8259 §9 lets a parser limit it). The
+ * deepest request needs a third of it: a runGetMethod stack 256 tuples deep. Code that walks a body
+ * recursively (JSON.stringify, the stack readers) overflows the call stack some thousands deep,
+ * and V8's JSON.parse of 2 MB of nesting takes over half a second: so it is counted on the bytes.
+ */
+export const MAX_JSON_DEPTH = 1024;
+
+/** Whether `text` (a JSON body, bytes or decoded) nests arrays and objects deeper than `max`. */
+export function nestsDeeperThan(text: Uint8Array | string, max: number): boolean {
+  const code = typeof text === 'string' ? (i: number) => text.charCodeAt(i) : (i: number) => text[i];
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = code(i);
+    if (inString) {
+      if (c === 0x5c) i++; // an escape: the next character is not a closing quote
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/** body-parser's `verify`: refuses deep bodies before JSON.parse (UTF-8 multi-byte characters hold no ASCII bytes). */
+function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  let text: Uint8Array | string = body;
+  if (!/^utf-?8$/i.test(encoding)) {
+    try {
+      text = new TextDecoder(encoding).decode(body);
+    } catch {
+      throw Object.assign(new Error(`unsupported charset "${encoding}"`), { status: 415, type: 'charset.unsupported' });
+    }
+  }
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+    throw Object.assign(new Error(`arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels`), { status: 400, type: 'entity.parse.failed' });
+  }
+}
+
+/** express.json for the API's POST bodies (v2 and v3): any content type, at most MAX_JSON_BODY_BYTES and MAX_JSON_DEPTH. */
+export const parseJson = express.json({ limit: MAX_JSON_BODY_BYTES, type: () => true, verify: refuseDeepJson });
 
 /** Express middleware: the body parsed as JSON (any content type), its failures as 4xx naming the body. */
 export function jsonBody(req: Request, res: Response, next: NextFunction): void {
