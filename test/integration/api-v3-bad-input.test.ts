@@ -169,8 +169,8 @@ const NAMED_RULES: Record<string, KindRules> = {
   },
   offset: {
     valid: '1',
-    refused: [['letters', 'abc'], ['a fraction', '1.5'], ['huge', '99999999999999999999999']],
-    accepted: [['negative', '-1', '§1.5: negative becomes 0']],
+    refused: [['letters', 'abc'], ['a fraction', '1.5'], ['huge', '99999999999999999999999'], ['just over int32', '2147483648'], ['2^53', '9007199254740992']],
+    accepted: [['negative', '-1', '§1.5: negative becomes 0'], ['int32 maximum', '2147483647', '§2: offset is int32']],
   },
   x_timeout: {
     valid: '3000',

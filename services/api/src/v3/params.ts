@@ -131,15 +131,18 @@ export function limit(def = DEFAULT_LIMIT): Param<number> {
   };
 }
 
-/** `offset`: negative values become 0 (as toncenter). */
+/**
+ * `offset`: an int32 as toncenter declares it (§2: `offset` int32), so at most 2^31 - 1 rows are
+ * skipped; negative values become 0 (as toncenter).
+ */
 export function offset(): Param<number> {
   return {
-    kind: { ...int64, schema: { type: 'integer', minimum: 0 } },
-    description: 'Rows to skip (OFFSET pagination); default 0.',
+    kind: { ...kinds.int32, schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 2 ** 31 - 1 } },
+    description: 'Rows to skip (OFFSET pagination), up to 2147483647; default 0.',
     required: false,
     array: false,
     default: 0,
-    read: (texts, name) => (texts.length === 0 ? 0 : Math.max(0, one(int64, texts, name))),
+    read: (texts, name) => (texts.length === 0 ? 0 : Math.max(0, one(kinds.int32, texts, name))),
   };
 }
 
