@@ -89,7 +89,7 @@ export function createSource(o: SourceOptions) {
   ]);
   const out: Emitter = o.emitter ?? o.fanout;
   const groupId = `${o.topics.blocks.replace(/ton\.blocks$/, '')}tonstream-streamer-${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  // Topics come from ensureTopics (their settings); one deleted under the consumer is a crash, not a new 1 MB topic.
+  // Topics come from ensureTopics (their settings); one deleted under the consumer is a crash, not a new topic with the broker's defaults.
   const consumer = o.kafka.consumer({ groupId, ...CONSUMER_FETCH, sessionTimeout: 30_000, allowAutoTopicCreation: false });
   const watch = watchConsumer(consumer, o.logger);
   const admin = o.kafka.admin();
