@@ -1,4 +1,5 @@
 import { Address, beginCell, Cell, internal, loadMessage, loadTransaction, type MessageRelaxed, storeMessage, toNano, type Transaction } from '@ton/core';
+import { HEAD_TTL_MS } from '@tonstream/emulation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetton, createNftSet, jettonMintBody, jettonTransferBody, JETTON_FORWARD_TON, NFT_GAS, nftMintBody, nftTransferBody } from '../../packages/localnet/src/traffic/assets.js';
 import { type LocalStack, type PlacedTx, raw, type SigningWallet, signedTransfer, startLocalStack } from '../support/local-stack.js';
@@ -102,9 +103,22 @@ async function sendPending(k: SigningWallet, messages: () => MessageRelaxed[]): 
     }
     if (attempt >= 3) throw new Error('every attempt landed before its emulation');
     console.log(JSON.stringify({ lost_race: sent.hashNorm, attempt }));
-    // Wait for the chain to settle the lost one's trace before signing the next seqno.
-    await new Promise((r) => setTimeout(r, 2 * ROUND_MS));
+    // Let the chain settle the lost one's trace (two rounds without a transaction of it) before signing the next seqno.
+    const root = stack.ledger().find((t) => t.in_msg === sent.hash)!;
+    await stack.until(`the trace of the lost ${sent.hashNorm} to settle`, async () => {
+      const last = Math.max(...stack.ledgerTrace(root.hash).map((t) => t.mc_seqno));
+      return (await stack.client.getMasterchainInfo()).last.seqno >= last + 2 ? true : undefined;
+    }, 60_000, 200);
+    await headReachedEmulator();
   }
+}
+
+/**
+ * The localnet moves its head before it writes a round to the ledger, so what the ledger shows is
+ * at the head; the emulator reuses the head it read for up to HEAD_TTL_MS: after that, it sees it.
+ */
+function headReachedEmulator() {
+  return new Promise((r) => setTimeout(r, HEAD_TTL_MS));
 }
 
 /** Sends straight to the liteserver (never pending) and waits for the chain to run the whole trace. */
@@ -118,8 +132,8 @@ async function sendDirect(k: SigningWallet, messages: MessageRelaxed[], transact
     const t = stack.ledgerTrace(root.hash);
     return t.length >= transactions ? t : undefined;
   }, 60_000, 200);
-  // The emulator reads the chain's head: let the wallet's new seqno reach it.
-  await new Promise((r) => setTimeout(r, ROUND_MS + 500));
+  // The emulator reads the chain's head: the whole trace, the wallet's new seqno with it, is there.
+  await headReachedEmulator();
   return txs;
 }
 
