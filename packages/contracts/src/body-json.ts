@@ -13,10 +13,11 @@ const MAX_PRINTED_CELLS = 4096;
 const MAX_NESTED_DECODES = 256;
 const MAX_NESTED_DEPTH = 10;
 /**
- * Default for `decodeBudget()`. @ton/core hashes each cell it loads: ~5 µs per cell for a chain,
- * up to ~30 µs for wide trees (an 8000-cell tree took 220 ms), so this bounds a request to ~0.5 s.
+ * Default for `decodeBudget()`: a message's cells (max_msg_cells). @ton/core hashes each cell it
+ * loads: ~5 µs per cell for a chain, 30 to 60 µs for wide trees (8000-cell trees took 0.2 to 0.5 s
+ * on a 2-core machine, twice that under load), so this bounds a request to about half a second.
  */
-const REQUEST_CELLS = 16_384;
+const REQUEST_CELLS = 8192;
 
 /**
  * Cells that bodies sharing this budget may still load (one API request's bodies, say): @ton/core
