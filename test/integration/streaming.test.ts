@@ -141,7 +141,9 @@ describe('streamer on local-network traffic', () => {
     const removed = accounts.slice(0, accounts.length / 2);
     expect(await ws.request({ operation: 'unsubscribe', addresses: removed, id: 'u1' })).toEqual({ id: 'u1', status: 'unsubscribed' });
     const cutAt = ws.messages.length;
-    await new Promise((r) => setTimeout(r, 3000));
+    // Seven rounds streamed while they are out (the pong comes after every event sent before it).
+    const outFrom = (await health()).components.streamer.fanout.lastWhole.confirmed;
+    await until('seven rounds streamed without the removed addresses', async () => ((await health()).components.streamer.fanout.lastWhole.confirmed >= outFrom + 7 ? true : undefined));
     expect(await ws.request({ operation: 'ping', id: 'p1' })).toEqual({ id: 'p1', status: 'pong' });
     const whileOut = ws.messages.slice(cutAt).filter((m) => 'type' in m);
     expect(await ws.request({ operation: 'subscribe', ...subscription, id: 'w2' })).toEqual({ id: 'w2', status: 'subscribed' });
@@ -153,7 +155,22 @@ describe('streamer on local-network traffic', () => {
 
     const last = await resumeLoop;
     await until('the streamer finalizes the last round', async () => ((await health()).components.streamer.fanout.lastWhole.finalized >= STOP_AT ? true : undefined), RUN_TIMEOUT_S * 1000);
-    await new Promise((r) => setTimeout(r, 1000));
+    // Nothing is streamed after the last round: the staying client is done once it has every finalized
+    // transaction and account state the ledger gives its accounts, the resuming one once it has its last event.
+    const upper = new Set(accounts.map((a) => a.toUpperCase()));
+    const want = expectedTransactions(ledger(), upper, subscribedAt, STOP_AT);
+    const touched = new Set<string>();
+    for (const r of ledger()) if (r.mc_seqno > subscribedAt && r.mc_seqno <= STOP_AT) for (const b of r.blocks) for (const t of b.transactions) if (upper.has(t.account)) touched.add(`${t.account}@${r.mc_seqno}`);
+    const roundOf = (cursor: string) => Number(/^[cf](\d+)/.exec(cursor)![1]);
+    const finalizedStates = (events: Received[]) => events.filter((e) => e.data.type === 'account_state_change' && e.data.finality === 'finalized' && roundOf(e.id!) > subscribedAt);
+    const stateKey = (e: Received) => `${e.data.account as string}@${roundOf(e.id!)}`;
+    await until('both SSE clients received the last round', async () => {
+      const events = sse.client!.frames.slice(1);
+      const txs = new Set(txsOf(events.map((e) => e.data), 'finalized').map((t) => t.hash));
+      const states = new Set(finalizedStates(events).map(stateKey));
+      const whole = [...want.keys()].every((h) => txs.has(h)) && [...touched].every((k) => states.has(k));
+      return whole && last.frames.at(-1)?.id === events.at(-1)?.id ? true : undefined;
+    }, 60_000).catch(() => undefined); // if not, the assertions below say what is missing
     last.close();
     await last.done;
     resumed.push(...last.frames.slice(1));
@@ -161,7 +178,6 @@ describe('streamer on local-network traffic', () => {
     await sse.client.done;
     ws.close();
 
-    const upper = new Set(accounts.map((a) => a.toUpperCase()));
     const all = ledgerTxs();
     const events = sse.client.frames.slice(1);
     expect(sse.client.frames[0]).toEqual({ event: 'connected', data: { id: 'sub-1', status: 'subscribed' } });
@@ -177,7 +193,6 @@ describe('streamer on local-network traffic', () => {
       }
     }
     // And every transaction the ledger has for them after the subscription arrives, confirmed then finalized, once each.
-    const want = expectedTransactions(ledger(), upper, subscribedAt, STOP_AT);
     expect(want.size).toBeGreaterThan(20);
     for (const stage of ['confirmed', 'finalized']) {
       const got = txsOf(events.map((e) => e.data), stage).filter((t) => t.mc_block_seqno > subscribedAt);
@@ -187,12 +202,10 @@ describe('streamer on local-network traffic', () => {
     const order = events.map((e) => e.data).filter((e) => e.type === 'transactions').flatMap((e) => (e.transactions as Tx[]).map((t) => `${t.hash}/${t.finality}`));
     for (const h of want.keys()) expect(order.indexOf(`${h}/confirmed`)).toBeLessThan(order.indexOf(`${h}/finalized`));
 
-    // account_state_change: one finalized state per account and round in which the ledger touched it.
-    const touched = new Set<string>();
-    for (const r of ledger()) if (r.mc_seqno > subscribedAt && r.mc_seqno <= STOP_AT) for (const b of r.blocks) for (const t of b.transactions) if (upper.has(t.account)) touched.add(`${t.account}@${r.mc_seqno}`);
-    // The cursor names the masterchain block an event belongs to.
-    const states = events.filter((e) => e.data.type === 'account_state_change' && e.data.finality === 'finalized' && Number(/^f(\d+)/.exec(e.id!)![1]) > subscribedAt);
-    expect(new Set(states.map((s) => `${s.data.account as string}@${Number(/^f(\d+)/.exec(s.id!)![1])}`))).toEqual(touched);
+    // account_state_change: one finalized state per account and round in which the ledger touched it
+    // (the cursor names the masterchain block an event belongs to).
+    const states = finalizedStates(events);
+    expect(new Set(states.map(stateKey))).toEqual(touched);
     for (const s of states) expect((s.data.state as { balance: string }).balance).toMatch(/^\d+$/);
 
     // Resume: 20 disconnects over 2 minutes of traffic, and the events equal, in order, those of the client that stayed.
