@@ -292,6 +292,18 @@ describe('hostile stacks and results are bounded (issue 23)', () => {
     await expect(runGetMethod(answering(stackOf(cellValue(dag(9, 4)))), account, 'x', [])).rejects.toMatchObject({ status: 422 });
   });
 
+  it('the object of a result cell carries its bits, whole bytes and the tail, at any bit offset', () => {
+    const bitsOf = (data: { b64: string; len: number }) => Array.from({ length: data.len }, (_, i) => (Buffer.from(data.b64, 'base64')[i >> 3] >> (7 - (i & 7))) & 1);
+    const source = beginCell().storeUint(0xdeadbeefcafe, 48).storeUint(5, 3).endCell();
+    // A cell whose bits start 3 bits into their buffer (a substring, not a copy).
+    const shifted = new Cell({ bits: source.bits.substring(3, 45) });
+    expect(shifted.bits.subbuffer(0, 40)).toBeNull();
+    for (const c of [source, shifted, beginCell().storeUint(1, 1).endCell(), Cell.EMPTY]) {
+      const [, value] = v2StackEntry({ type: 'cell', cell: beginCell().storeRef(c).endCell() }) as [string, { object: { refs: { data: { b64: string; len: number } }[] } }];
+      expect(bitsOf(value.object.refs[0].data)).toEqual(Array.from({ length: c.bits.length }, (_, i) => Number(c.bits.at(i))));
+    }
+  });
+
   it('a stack over the 64 KB a liteserver takes is refused before it is sent', async () => {
     const full = (i: number) => beginCell().storeUint(i, 16).storeBuffer(Buffer.alloc(125, i)).endCell();
     const stack = Array.from({ length: 600 }, (_, i) => ['tvm.Cell', full(i).toBoc().toString('base64')]);

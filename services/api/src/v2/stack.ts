@@ -146,8 +146,10 @@ function cellObject(c: Cell): unknown {
   const len = c.bits.length;
   const whole = len - (len % 8);
   const bytes = Buffer.alloc(Math.ceil(len / 8));
-  c.bits.subbuffer(0, whole)?.copy(bytes);
-  for (let i = whole; i < len; i++) if (c.bits.at(i)) bytes[i >> 3] |= 0x80 >> (i & 7);
+  // Whole bytes at once where the bits start on a byte boundary (subbuffer is null otherwise).
+  const aligned = c.bits.subbuffer(0, whole);
+  aligned?.copy(bytes);
+  for (let i = aligned ? whole : 0; i < len; i++) if (c.bits.at(i)) bytes[i >> 3] |= 0x80 >> (i & 7);
   return { data: { b64: bytes.toString('base64'), len }, refs: c.refs.map(cellObject), special: c.isExotic };
 }
 
