@@ -62,6 +62,19 @@ function ledger(): Placed[] {
     });
 }
 
+/** The local chain's newest masterchain seqno (the ledger has a line per round). */
+function chainTip(): number {
+  const lines = existsSync(ledgerPath) ? readFileSync(ledgerPath, 'utf8').split('\n') : [];
+  for (const line of lines.reverse()) {
+    try {
+      return (JSON.parse(line) as LedgerRound).mc_seqno;
+    } catch {
+      // empty, or the round being written
+    }
+  }
+  return 0;
+}
+
 /** The ledger's transactions of the trace rooted at `root`: followed through out message hashes. */
 function ledgerTrace(root: string): Placed[] {
   const txs = ledger();
@@ -84,10 +97,13 @@ async function start(name: string, extra: Record<string, string> = {}, args: str
   procs[name] = startService(name, { ...env, METRICS_PORT: String(await freePort()), ...extra }, join(dir, 'logs'), args);
 }
 
+/** GET `path`; a 504 (the API's 3 s query deadline, on a loaded machine) is asked again, a few times. */
 async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+    if (res.status === 200) return (await res.json()) as T;
+    if (res.status !== 504 || attempt === 3) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  }
 }
 
 /** Sends an external and waits until the chain ran it; the hash of the transaction that consumed it is the trace id. */
@@ -160,6 +176,14 @@ beforeAll(async () => {
   const [ls] = readGlobalConfig(join(dir, 'localnet', 'global.config.json'));
   engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
   client = new LiteClient({ engine });
+  // Operations go out once the index follows the chain: blocks fetched while catching up come without
+  // the account states the local liteserver no longer keeps, and the classifier reads its contracts
+  // from them (a Jetton mint without its wallet's state is a failed jetton_mint with no receiver wallet).
+  const tip = chainTip();
+  await until(`the index at the chain's masterchain block ${tip}`, async () => {
+    const indexed = await api<{ last: { seqno: number } }>('/masterchainInfo').catch(() => undefined);
+    return indexed && indexed.last.seqno >= tip ? true : undefined;
+  }, 150_000, 500);
   for (const w of PREFUNDED_WALLETS) {
     const keys = await mnemonicToPrivateKey(w.mnemonic.split(' '));
     const publicKey = Buffer.from(w.publicKey, 'hex');
@@ -167,7 +191,7 @@ beforeAll(async () => {
     expect(raw(contract.address)).toBe(w.address.toUpperCase());
     wallets.push({ w, contract, secretKey: keys.secretKey, seqno: 0 });
   }
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   engine?.close();
