@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { Address, beginCell, Cell, contractAddress, external, internal, loadTransaction, parseTuple, SendMode, serializeTuple, storeMessage, toNano } from '@ton/core';
+import { Address, beginCell, Cell, contractAddress, external, internal, loadMessage, loadTransaction, parseTuple, SendMode, serializeTuple, storeCommonMessageInfo, storeMessage, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { writeBoc } from '@tonstream/block';
@@ -202,6 +202,34 @@ describe('estimateFee of a message carrying a 40-level DAG', () => {
     const importFee = tx.totalFees.coins - (d.storagePhase?.storageFeesCollected ?? 0n) - d.computePhase.gasFees - (d.actionPhase?.totalActionFees ?? 0n);
     expect(BigInt(fees.in_fwd_fee)).toBe(importFee);
     expect(BigInt(fees.gas_fee)).toBe(d.computePhase.gasFees);
+  });
+});
+
+describe('a message whose StateInit holds a library dictionary of 2^40 entries in 41 cells', () => {
+  /** HashmapE 256 of `forks` levels, each fork's two references the same child: 2^forks entries. */
+  function libraries(forks: number): Cell {
+    let node = beginCell().storeUint(0b10, 2).storeUint(256 - forks, 8).storeUint(0, 256 - forks).storeBit(1).storeRef(ECHO.code).endCell();
+    for (let i = 0; i < forks; i++) node = beginCell().storeUint(0, 2).storeRef(node).storeRef(node).endCell();
+    return node;
+  }
+  /** An external-in message with the StateInit inline or in a reference; no code or data, the library dictionary only. */
+  function withLibraries(forks: number, inRef: boolean): Cell {
+    const info = beginCell().store(storeCommonMessageInfo({ type: 'external-in', src: null, dest: new Address(0, Buffer.alloc(32, 0x3c)), importFee: 0n }));
+    const init = beginCell().storeUint(0, 4).storeBit(1).storeRef(libraries(forks));
+    return (inRef ? info.storeUint(0b11, 2).storeRef(init.endCell()) : info.storeUint(0b10, 2).storeBuilder(init)).storeBit(0).endCell();
+  }
+
+  it('is what @ton/core enumerates entry by entry (2^3 for 3 forks)', () => {
+    expect(loadMessage(withLibraries(3, false).beginParse()).init?.libraries?.size).toBe(8);
+    expect(loadMessage(withLibraries(3, true).beginParse()).init?.libraries?.size).toBe(8);
+  });
+
+  it('sendBoc, sendBocReturnHash and v3 /message pass it on as sent: the node refuses it (4xx), the API does not read the dictionary', async () => {
+    for (const inRef of [false, true]) {
+      const boc = b64(withLibraries(40, inRef));
+      for (const m of ['sendBoc', 'sendBocReturnHash', 'sendBocReturnHashNoError']) expectRefused(await post(`/api/v2/${m}`, { boc }, 'libraries'), 400, /cannot apply external message/);
+      expectRefused(await post('/api/v3/message', { boc }, 'libraries'), 400, /cannot apply external message/);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { Address, beginCell, type Cell, loadMessage, type Message, storeMessage } from '@ton/core';
+import { Address, beginCell, type Cell, loadCommonMessageInfo, type Message, type Slice, storeMessage } from '@ton/core';
 import { readLiteAccountState } from '../account-state.js';
 import { estimateFees } from '../fee-estimate.js';
 import { type Liteserver, LiteserverError } from '../liteserver.js';
@@ -19,11 +19,32 @@ const bocParam = (what: string) => ({
   },
 });
 
-/** The BoC as an external-in message; 422 naming `boc` when it is none. */
+/**
+ * Skips an inline StateInit: `split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell)
+ * data:(Maybe ^Cell) library:(HashmapE 256 SimpleLib)`, the last three each a bit and a reference.
+ */
+function skipStateInit(s: Slice): void {
+  if (s.loadBit()) s.skip(5);
+  if (s.loadBit()) s.skip(2);
+  for (let i = 0; i < 3; i++) if (s.loadBit()) s.loadRef();
+}
+
+/**
+ * The BoC as an external-in message, its StateInit skipped (`init` null): @ton/core's loadStateInit
+ * reads the library dictionary entry by entry, and a dictionary of 40 cells whose forks point twice
+ * to the same child holds 2^40 entries. Nothing here needs the StateInit: the normalised hash drops
+ * it, and the liteserver receives the BoC as sent. 422 naming `boc` when it is no such message.
+ */
 export function externalMessage(cell: Cell): Message {
   let m: Message;
   try {
-    m = loadMessage(cell.beginParse());
+    const s = cell.beginParse();
+    const info = loadCommonMessageInfo(s);
+    if (s.loadBit()) {
+      if (s.loadBit()) s.loadRef();
+      else skipStateInit(s);
+    }
+    m = { info, init: null, body: s.loadBit() ? s.loadRef() : s.asCell() };
   } catch (err) {
     throw new V2Error(422, `invalid value for parameter "boc": not a message (${(err as Error).message})`);
   }
