@@ -5,10 +5,14 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, Cell } from '@ton/core';
+import { createKafka } from '@tonstream/bus';
+import { DECODER_GROUP_ID } from '@tonstream/decoder-service';
 import { readGlobalConfig } from '@tonstream/liteserver';
 import { createStore, type Store, str } from '@tonstream/store';
+import { WRITER_GROUP_ID } from '@tonstream/writer-service';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';
 
 /**
@@ -223,8 +227,11 @@ describe('pipeline end to end on the local network', () => {
     const produced = new Map(rounds.map((r) => [r.mc_seqno, r.produced_at_ms]));
     const lag = rounds.map((r) => (watermark.seen.find((w) => w.seqno >= r.mc_seqno)?.atMs ?? Date.now()) - produced.get(r.mc_seqno)!);
     console.log(`e2e: watermark lag behind the chain over ${lag.length} rounds, faults included: p50 ${percentile(lag, 50)} ms, p95 ${percentile(lag, 95)} ms, max ${Math.max(...lag)} ms`);
-    // Let any in-flight duplicate deliveries land before checking that nothing is doubled.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Duplicate deliveries (re-reads after the kills) all land before the decoder and the writer have committed the ends of their topics.
+    const admin = createKafka({ brokers: [KAFKA_BROKERS], clientId: `e2e-${run}` }).admin();
+    await admin.connect();
+    for (const group of [DECODER_GROUP_ID, WRITER_GROUP_ID]) await until(`${group} caught up`, async () => ((await groupCaughtUp(admin, `${env.KAFKA_TOPIC_PREFIX}${group}`)) ? true : undefined), 60_000, 200);
+    await admin.disconnect();
 
     const storedBlocks = await store.query<{ k: string }>(`SELECT concat(toString(workchain), ':', hex(shard), ':', toString(seqno), ':', root_hash) AS k FROM ${db}.blocks FINAL`);
     expect(storedBlocks.map((r) => r.k).sort()).toEqual(blocks.map((b) => `${b.workchain}:${b.shard}:${b.seqno}:${b.root_hash}`).sort());
