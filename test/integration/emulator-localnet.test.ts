@@ -16,6 +16,7 @@ import type { Admin, Producer } from 'kafkajs';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMULATOR_GROUP_ID } from '../../services/emulator/src/service.js';
+import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
 
@@ -122,12 +123,7 @@ async function headShows(what: string, check: () => Promise<boolean>) {
 /** Resolves once the emulator has processed (and committed) everything in its topic, re-deliveries included. */
 async function emulatorCaughtUp() {
   const groupId = `${emulatorEnv.KAFKA_TOPIC_PREFIX}${EMULATOR_GROUP_ID}`;
-  await eventually('the emulator to commit the end of its topic', async () => {
-    const ends = await admin.fetchTopicOffsets(topics.pendingExternals);
-    const [committed] = await admin.fetchOffsets({ groupId, topics: [topics.pendingExternals] });
-    const done = (e: { partition: number; high: string; low: string }) => e.high === e.low || committed.partitions.find((p) => p.partition === e.partition)?.offset === e.high;
-    return ends.every(done) ? true : undefined;
-  }, 60_000, 100);
+  await eventually('the emulator to commit the end of its topic', async () => ((await groupCaughtUp(admin, groupId)) ? true : undefined), 60_000, 100);
 }
 
 /** POSTs a BoC to the API process: status and JSON body. */
