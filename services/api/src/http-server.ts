@@ -12,6 +12,22 @@ export const MAX_REQUEST_HEAD_BYTES = 512 * 1024;
 /** How long a refused client may go on sending before its socket is closed. */
 const REFUSED_CLIENT_DRAIN_MS = 5_000;
 
+/**
+ * Against slow senders (slowloris): a request head must arrive within HEADERS_TIMEOUT_MS and the whole
+ * request (head and body) within REQUEST_TIMEOUT_MS, checked every CHECK_INTERVAL_MS. Node's defaults
+ * (60 s, 300 s, checked every 30 s) let a few thousand trickling sockets hold the server's descriptors.
+ */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const CHECK_INTERVAL_MS = 1_000;
+
+export type ApiServerOptions = {
+  /** Time to receive a request head; default HEADERS_TIMEOUT_MS (10 s). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request; default REQUEST_TIMEOUT_MS (30 s). */
+  requestTimeoutMs?: number;
+};
+
 function plainAnswer(status: number, reason: string, error: string): string {
   const body = JSON.stringify({ error });
   return `HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -25,12 +41,15 @@ function refusal(code: string | undefined): string {
 }
 
 /**
- * The API's HTTP server: request heads up to MAX_REQUEST_HEAD_BYTES, and requests the parser refuses
+ * The API's HTTP server: request heads up to MAX_REQUEST_HEAD_BYTES, slow senders cut with a 408, and requests the parser refuses
  * answered as `{"error": …}`. Node's own answer closes the socket with the rest of the request
  * unread, which makes the kernel send a reset that can reach the client before the 431.
  */
-export function createApiServer(app: express.Express): Server {
-  const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES }, app);
+export function createApiServer(app: express.Express, options: ApiServerOptions = {}): Server {
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS, requestTimeout);
+  const connectionsCheckingInterval = Math.min(CHECK_INTERVAL_MS, headersTimeout);
+  const server = createServer({ maxHeaderSize: MAX_REQUEST_HEAD_BYTES, requestTimeout, headersTimeout, connectionsCheckingInterval }, app);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
