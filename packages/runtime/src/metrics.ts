@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { redactCredentials } from './redact.js';
 
 /** What /healthcheck answers; `details` carries service-specific figures (e.g. the writer's watermark). */
 export type HealthStatus = { status: 'ok' | 'degraded' | 'error'; reasons: string[]; details?: Record<string, unknown> };
@@ -53,7 +54,9 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       );
     } else if (path === '/healthcheck') {
       const h = health();
-      res.writeHead(h.status === 'error' ? 503 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(h));
+      // Reasons often quote a client's error, which may name a connection URL with its password.
+      const body = { ...h, reasons: h.reasons.map(redactCredentials) };
+      res.writeHead(h.status === 'error' ? 503 : 200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found: try /metrics or /healthcheck\n');
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from './logger.js';
+import { createRegistry, startMetricsServer } from './metrics.js';
 import { ConfigError, loadConfig, url } from './config.js';
 import { redactCredentials } from './redact.js';
 
@@ -52,5 +53,17 @@ describe('where credentials could leak', () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toContain('REDIS_URL="http://app:***@cache:6379" is invalid: protocol http: not supported');
     expect((error as Error).message).not.toContain('hunter2');
+  });
+
+  it('/healthcheck quotes a reason without the password of the URL it names', async () => {
+    const reason = 'redis error: connect ECONNREFUSED redis://app:hunter2@cache:6379';
+    const server = await startMetricsServer({ registry: createRegistry('redact-test'), port: 0, health: () => ({ status: 'degraded', reasons: [reason] }) });
+    try {
+      const { port } = server.address() as { port: number };
+      const body = (await (await fetch(`http://127.0.0.1:${port}/healthcheck`)).json()) as { reasons: string[] };
+      expect(body.reasons).toEqual(['redis error: connect ECONNREFUSED redis://app:***@cache:6379']);
+    } finally {
+      server.close();
+    }
   });
 });
