@@ -621,8 +621,10 @@ function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]
     ],
     readTraceActions: [
       { args: [scope, allTraces, {}] },
-      { args: [scope, [composite.trace_id], { types: latest, supported: latest }] },
-      { args: [scope, [composite.trace_id, trace.trace_id], { types: v1, supported: v1 }] },
+      // (the recorded composite ends above the watermark: read at `later`, and rightly nothing at `scope`)
+      { args: [later, [composite.trace_id], { types: latest, supported: latest }] },
+      { args: [later, [composite.trace_id, trace.trace_id], { types: v1, supported: v1 }] },
+      { args: [scope, [composite.trace_id], {}], empty: true },
     ],
   };
 }
