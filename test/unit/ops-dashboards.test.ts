@@ -4,7 +4,10 @@ import { createRegistry, startMetricsServer } from '@tonstream/runtime';
 import type { Store } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { topicNames } from '@tonstream/bus';
+import type { Kafka } from 'kafkajs';
 import { createApp } from '../../services/api/src/app.js';
+import { createPendingPublisher } from '../../services/api/src/pending-publish.js';
 import { createDecoderMetrics } from '../../services/decoder/src/metrics.js';
 import { createFetcherMetrics } from '../../services/fetcher/src/metrics.js';
 import { createLocalnetMetrics } from '../../services/localnet/src/metrics.js';
@@ -35,7 +38,12 @@ async function exportedMetricNames(): Promise<Set<string>> {
   createWriterMetrics(registry);
   createLocalnetMetrics(registry);
   const store = { database: 'unused', query: () => Promise.reject(new Error('no store in a unit test')) } as unknown as Store;
-  createApp({ store, registry, logger: createLogger({ level: 'error', write: () => {} }) });
+  const logger = createLogger({ level: 'error', write: () => {} });
+  createApp({ store, registry, logger });
+  // The API's pending publisher registers its metrics when made; a Kafka that never answers keeps it idle.
+  const never = () => new Promise<never>(() => {});
+  const kafka = { admin: () => ({ connect: never, disconnect: never }), producer: () => ({ connect: never, disconnect: never, send: never }) } as unknown as Kafka;
+  createPendingPublisher({ kafka, topics: topicNames(''), registry, logger });
   const server = await startMetricsServer({ registry, port: 0 });
   server.close();
   const names = new Set(['up']);
@@ -110,7 +118,7 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
   const rules = loadAlertRules();
   const readme = readFileSync(join(DEPLOY, 'README.md'), 'utf8');
 
-  it('are the seven alerts of issue 15 and the two of issue 23, each with a runbook entry in deploy/README.md', () => {
+  it('are the seven alerts of issue 15 and the three of issue 23, each with a runbook entry in deploy/README.md', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'TonstreamIndexerStalled',
       'TonstreamIndexLagHigh',
@@ -121,6 +129,7 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
       'TonstreamServiceDown',
       'TonstreamServiceUnhealthy',
       'TonstreamServiceDegraded',
+      'TonstreamPendingPublishDown',
     ]);
     for (const r of rules) {
       expect(r.annotations?.runbook, r.alert).toBe(`deploy/README.md#${r.alert.toLowerCase()}`);
