@@ -3,6 +3,7 @@ export { readBody, isBody, type DecodedBody } from './read-body.js';
 export { bodyJson, bodyJsonFromText, decodeBudget, MAX_BODY_BOC_BYTES, MAX_BODY_CELLS, type BodyJson, type DecodeBudget } from './body-json.js';
 export { message, type MessageLayout, type BodyOf } from './layout.js';
 export type { Codec, TlbJson, TlbObject } from './tlb/codec.js';
+export { countedValue, MAX_DICT_ENTRIES } from './tlb/dict.js';
 export type { CurrencyCollection } from './tlb/currency.js';
 export type { OutAction } from './tlb/out-list.js';
 export type { MessageRelaxedValue } from './tlb/message.js';

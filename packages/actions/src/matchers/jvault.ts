@@ -1,5 +1,5 @@
 import { Dictionary } from '@ton/core';
-import { JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest } from '@tonstream/contracts';
+import { countedValue, JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, MatchContext, Matcher } from '../matcher.js';
 import { anyOf, composite, ofType, op } from '../matcher.js';
@@ -146,7 +146,7 @@ export const jvaultClaimMatcher: ActionMatcher = {
     if (!body || !send || !withdrawal) return null;
     let jettons: string[];
     try {
-      const dict = body.jettons_to_claim.beginParse().loadDict(Dictionary.Keys.Address(), Dictionary.Values.Bool());
+      const dict = body.jettons_to_claim.beginParse().loadDict(Dictionary.Keys.Address(), countedValue(Dictionary.Values.Bool()));
       jettons = dict.keys().map((a) => raw(a)!);
     } catch {
       return null;

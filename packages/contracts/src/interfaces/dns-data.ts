@@ -1,4 +1,5 @@
 import { type Cell, Dictionary, type Slice } from '@ton/core';
+import { countedValue } from '../tlb/dict.js';
 import { createHash } from 'node:crypto';
 import { readAddress, readExactly, requireAddress } from './contract-layout.js';
 import { snakeBytes } from './token-content.js';
@@ -47,7 +48,7 @@ export function readDnsRecords(content: Cell): DnsRecords {
   const out: DnsRecords = { dns_next_resolver: null, dns_wallet: null, dns_site_adnl: null, dns_storage_bag_id: null };
   const s = content.beginParse();
   if (s.loadUint(8) !== 0) throw new Error('DNS content is not on-chain content');
-  const dict = s.loadDict(Dictionary.Keys.BigUint(256), refValue as never) as Dictionary<bigint, Cell>;
+  const dict = s.loadDict(Dictionary.Keys.BigUint(256), countedValue(refValue) as never) as Dictionary<bigint, Cell>;
   for (const [key, cell] of dict) {
     const category = CATEGORY_BY_KEY.get(key);
     const record = readDnsRecord(cell);

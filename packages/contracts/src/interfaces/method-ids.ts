@@ -1,4 +1,5 @@
 import { type Cell, Dictionary, type Slice } from '@ton/core';
+import { countedValue } from '../tlb/dict.js';
 
 /**
  * Get-method ids. FunC and Tact give a get-method the id `(crc16(name) & 0xffff) | 0x10000`
@@ -35,7 +36,7 @@ export function getMethodIds(code: Cell): number[] | null {
   if (code.isExotic || code.refs.length === 0) return null;
   if (!code.bits.toString().startsWith(ENTRY_PREFIX)) return null;
   try {
-    const dict = Dictionary.loadDirect(Dictionary.Keys.Int(19), ignoreValue as never, code.refs[0]);
+    const dict = Dictionary.loadDirect(Dictionary.Keys.Int(19), countedValue(ignoreValue) as never, code.refs[0]);
     return dict.keys().sort((a, b) => a - b);
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import { type Cell, Dictionary, type Slice } from '@ton/core';
+import { countedValue } from '../tlb/dict.js';
 import { readExactly } from './contract-layout.js';
 
 /**
@@ -21,7 +22,7 @@ export function readMultisigV1Data(data: Cell): MultisigV1Data | null {
     const ownersCell = s.loadMaybeRef();
     const owners = ownersCell ? (Dictionary.loadDirect(Dictionary.Keys.Uint(8), ownerValue as never, ownersCell) as Dictionary<number, string>) : null;
     const pendingCell = s.loadMaybeRef();
-    const pending = pendingCell ? Dictionary.loadDirect(Dictionary.Keys.BigUint(64), anyValue as never, pendingCell) : null;
+    const pending = pendingCell ? Dictionary.loadDirect(Dictionary.Keys.BigUint(64), countedValue(anyValue) as never, pendingCell) : null;
     return { wallet_id, n, k, public_keys: owners ? owners.keys().sort((a, b) => a - b).map((i) => owners.get(i)!) : [], pending_queries: pending ? pending.size : 0 };
   });
 }

@@ -1,4 +1,5 @@
 import { beginCell, type Cell, Dictionary, type Slice } from '@ton/core';
+import { countedValue } from '../tlb/dict.js';
 import { readExactly, requireAddress } from './contract-layout.js';
 
 /** What get_vesting_data and get_whitelist answer (toncenter's VestingInfo). Amount is a decimal string. */
@@ -45,7 +46,7 @@ export function readVestingData(data: Cell): VestingData | null {
 
 function whitelist(dict: Cell | null): string[] {
   if (dict === null) return [];
-  const d = Dictionary.loadDirect(Dictionary.Keys.BitString(264), flagValue as never, dict);
+  const d = Dictionary.loadDirect(Dictionary.Keys.BitString(264), countedValue(flagValue) as never, dict);
   return d.keys().map((key) => {
     const k = beginCell().storeBits(key).endCell().beginParse();
     return `${k.loadInt(8)}:${k.loadBuffer(32).toString('hex').toUpperCase()}`;

@@ -1,5 +1,6 @@
 import { Dictionary, type Slice } from '@ton/core';
 import { type Codec, TlbMismatch } from './codec.js';
+import { countedValue } from './dict.js';
 import { varUint } from './primitives.js';
 
 /*
@@ -33,7 +34,7 @@ const extraValue = { serialize: () => undefined, parse: (s: Slice) => s.loadVarU
 export const currencyCollection: Codec<CurrencyCollection> = {
   read(s) {
     const value = grams.read(s);
-    const dict = s.loadDict(Dictionary.Keys.Uint(32), extraValue);
+    const dict = s.loadDict(Dictionary.Keys.Uint(32), countedValue(extraValue));
     return { grams: value, other: new Map(dict) };
   },
   print(s, budget) {
