@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 
 /** Headers a page may read besides the CORS-safelisted ones: when to retry, the index position, the id of a failure. */
-const EXPOSED_HEADERS = 'Retry-After, X-Index-Mc-Seqno, X-Index-Lag-Seconds, X-Request-Id';
+const EXPOSED_HEADERS = 'Retry-After, X-Index-Mc-Seqno, X-Traces-Mc-Seqno, X-Index-Lag-Seconds, X-Request-Id';
 
 /**
  * CORS for /api/v2 and /api/v3, as toncenter answers both: any origin (browser dapps call the API

@@ -56,6 +56,7 @@ const POST_RESPONSES = {
 
 const INDEX_HEADERS = {
   'X-Index-Mc-Seqno': { description: 'The watermark: highest masterchain seqno fully indexed (0 before any)', schema: { type: 'integer' } },
+  'X-Traces-Mc-Seqno': { description: 'The traces watermark: highest masterchain seqno whose traces and actions are all stored (0 before any); traces and actions are served up to the lower of the two', schema: { type: 'integer' } },
   'X-Index-Lag-Seconds': { description: 'Now minus the watermark block gen_utime (absent before any block is indexed)', schema: { type: 'integer' } },
 };
 
