@@ -7,7 +7,6 @@
  * Topics (prefix), consumer groups and the database are unique per run.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server, type Socket, connect } from 'node:net';
 import { createKafka, encodeRawBlock, type RawAccountState, topicNames } from '@tonstream/bus';
 import { createDecoder, createDecoderMetrics, type Decoder, reindex } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
@@ -18,6 +17,7 @@ import { type Admin, type Kafka, Partitioners, type Producer } from 'kafkajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coreAccountState, localnetAccountStates } from '../../packages/block/src/test-support/localnet-fixtures.js';
 import { type SourcesBlock, sourcesBlocks, tongoOracles } from '../support/mainnet-sources.js';
+import { startTcpProxy } from '../support/tcp-proxy.js';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',').map((s) => s.trim());
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
@@ -237,7 +237,7 @@ describe('writer during a ClickHouse outage', () => {
     const run2 = `${prefix}outage_`;
     const topics2 = topicNames(run2);
     const database2 = `${database}_outage`;
-    const proxy = await startProxy(new URL(CLICKHOUSE_URL));
+    const proxy = await startTcpProxy(new URL(CLICKHOUSE_URL));
     const direct = createStore({ url: CLICKHOUSE_URL, database: database2 });
     const viaProxy = createStore({ url: `http://127.0.0.1:${proxy.port}`, database: database2, requestTimeoutMs: 5_000 });
     const metrics2 = createWriterMetrics(createRegistry('writer'));
@@ -274,47 +274,13 @@ describe('writer during a ClickHouse outage', () => {
     } finally {
       await decoder2.stop();
       await writer2.stop();
-      proxy.close();
+      await proxy.close();
       await direct.command(`DROP DATABASE IF EXISTS ${database2}`);
       await Promise.all([direct.close(), viaProxy.close()]);
       await admin.deleteTopics({ topics: [...new Set([...Object.values(topics2), decoder2.deadLetterTopic])] }).catch(() => {});
     }
   });
 });
-
-/** A TCP proxy to ClickHouse that can play dead: while down it resets every connection. */
-async function startProxy(target: URL): Promise<{ port: number; setDown(down: boolean): void; close(): void }> {
-  let down = false;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    if (down) return void client.destroy();
-    const upstream = connect(Number(target.port || 80), target.hostname);
-    const close = () => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('error', close).on('close', close);
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  return {
-    port,
-    setDown(v) {
-      down = v;
-      if (v) for (const s of sockets) s.destroy();
-    },
-    close() {
-      for (const s of sockets) s.destroy();
-      server.close();
-    },
-  };
-}
 
 async function readOne(topic: string): Promise<{ key: string; value: string; headers: Record<string, string> }> {
   const consumer = kafka.consumer({ groupId: `${prefix}dlq-reader` });

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beginCell } from '@ton/core';
 import { decodeBlock, parseBoc } from '@tonstream/block';
-import { CONSUMER_FETCH, createKafka, decodeRawBlock, type RawBlock, topicNames } from '@tonstream/bus';
+import { createKafka, decodeRawBlock, type RawBlock, topicNames } from '@tonstream/bus';
 import {
   type BlockBus,
   type Checkpoint,
@@ -34,6 +34,7 @@ import { createLogger, createRegistry } from '@tonstream/runtime';
 import { LiteSingleEngine } from 'ton-lite-client';
 import { Functions, type liteServer_accountState, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readWholeTopic } from '../support/kafka-topics.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS || '127.0.0.1:9092';
@@ -117,31 +118,7 @@ const kafka = () => createKafka({ brokers: KAFKA_BROKERS.split(','), clientId: `
 
 /** Every message of a prefix's blocks topic, in offset order per partition. */
 async function readBlocks(prefix: string): Promise<RawBlock[]> {
-  const topic = topicNames(prefix).blocks;
-  const k = kafka();
-  const admin = k.admin();
-  await admin.connect();
-  const offsets = await admin.fetchTopicOffsets(topic).catch(() => []);
-  await admin.disconnect();
-  const pending = new Map(offsets.filter((o) => BigInt(o.high) > BigInt(o.low)).map((o) => [o.partition, BigInt(o.high) - 1n]));
-  if (pending.size === 0) return [];
-  const out: RawBlock[] = [];
-  const consumer = k.consumer({ groupId: `fetcher-gaps-test-${runId}-${randomUUID()}`, ...CONSUMER_FETCH });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await new Promise<void>((resolve, reject) => {
-    consumer
-      .run({
-        eachMessage: async ({ partition, message }) => {
-          out.push(decodeRawBlock(message.value!));
-          if (BigInt(message.offset) >= (pending.get(partition) ?? -1n)) pending.delete(partition);
-          if (pending.size === 0) resolve();
-        },
-      })
-      .catch(reject);
-  });
-  await consumer.disconnect();
-  return out;
+  return readWholeTopic(kafka(), topicNames(prefix).blocks, decodeRawBlock);
 }
 
 /** Runs an in-process fetcher from the head over `servers` until it published BLOCKS_PER_RUN masterchain blocks. */

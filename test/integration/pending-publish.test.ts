@@ -11,7 +11,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { connect, type Server, Socket } from 'node:net';
 import { Address, beginCell, Cell, external, storeMessage } from '@ton/core';
-import { CONSUMER_FETCH, createKafka, decodePendingExternal, type PendingExternal, topicNames } from '@tonstream/bus';
+import { createKafka, decodePendingExternal, type PendingExternal, topicNames } from '@tonstream/bus';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, migrate, type Store } from '@tonstream/store';
 import type { ISocketFactory } from 'kafkajs';
@@ -21,6 +21,7 @@ import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http-server.js';
 import { noLiteserver } from '../../services/api/src/liteserver.js';
 import { createPendingPublisher, type PendingPublisher } from '../../services/api/src/pending-publish.js';
+import { readWholeTopic } from '../support/kafka-topics.js';
 import { eventually } from '../support/processes.js';
 
 const KAFKA_BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:9092').split(',');
@@ -112,30 +113,7 @@ async function healthcheck(base: string): Promise<string> {
 
 /** Every value in `topic`, read from the beginning with a consumer of the real broker. */
 async function readTopic(topic: string): Promise<PendingExternal[]> {
-  const kafka = createKafka({ brokers: KAFKA_BROKERS, clientId: `pending-publish-test-${runId}` });
-  const admin = kafka.admin();
-  await admin.connect();
-  const offsets = await admin.fetchTopicOffsets(topic).catch(() => []);
-  await admin.disconnect();
-  const pending = new Map(offsets.filter((o) => BigInt(o.high) > BigInt(o.low)).map((o) => [o.partition, BigInt(o.high) - 1n]));
-  if (pending.size === 0) return [];
-  const out: PendingExternal[] = [];
-  const consumer = kafka.consumer({ groupId: `pending-publish-test-${runId}-${randomUUID()}`, ...CONSUMER_FETCH });
-  await consumer.connect();
-  await consumer.subscribe({ topic, fromBeginning: true });
-  await new Promise<void>((resolve, reject) => {
-    consumer
-      .run({
-        eachMessage: async ({ partition, message }) => {
-          out.push(decodePendingExternal(message.value!));
-          if (BigInt(message.offset) >= (pending.get(partition) ?? -1n)) pending.delete(partition);
-          if (pending.size === 0) resolve();
-        },
-      })
-      .catch(reject);
-  });
-  await consumer.disconnect();
-  return out;
+  return readWholeTopic(createKafka({ brokers: KAFKA_BROKERS, clientId: `pending-publish-test-${runId}` }), topic, decodePendingExternal);
 }
 
 /** Waits until `topic` holds every hash of `sent`; returns what it holds. */

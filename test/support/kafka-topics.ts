@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { createKafka } from '@tonstream/bus';
+import { CONSUMER_FETCH, createKafka } from '@tonstream/bus';
+import type { Kafka } from 'kafkajs';
 
 /**
  * Test runs and benches each put their topics under a prefix of their own (KAFKA_TOPIC_PREFIX of the
@@ -42,4 +44,34 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
   }
   const n = await deleteRecordedTopics(file);
   if (n > 0) process.stderr.write(`deleted the ${n} Kafka topics the run created\n`);
+}
+
+/**
+ * Every message of `topic` as it is now (up to each partition's end when called), decoded, in offset
+ * order per partition; [] for a missing or empty topic. Reads with a consumer group of its own.
+ */
+export async function readWholeTopic<T>(kafka: Kafka, topic: string, decode: (value: Buffer) => T): Promise<T[]> {
+  const admin = kafka.admin();
+  await admin.connect();
+  const offsets = await admin.fetchTopicOffsets(topic).catch(() => []);
+  await admin.disconnect();
+  const pending = new Map(offsets.filter((o) => BigInt(o.high) > BigInt(o.low)).map((o) => [o.partition, BigInt(o.high) - 1n]));
+  if (pending.size === 0) return [];
+  const out: T[] = [];
+  const consumer = kafka.consumer({ groupId: `read-whole-topic-${randomUUID()}`, ...CONSUMER_FETCH });
+  await consumer.connect();
+  await consumer.subscribe({ topic, fromBeginning: true });
+  await new Promise<void>((resolve, reject) => {
+    consumer
+      .run({
+        eachMessage: async ({ partition, message }) => {
+          out.push(decode(message.value!));
+          if (BigInt(message.offset) >= (pending.get(partition) ?? -1n)) pending.delete(partition);
+          if (pending.size === 0) resolve();
+        },
+      })
+      .catch(reject);
+  });
+  await consumer.disconnect();
+  return out;
 }
