@@ -194,13 +194,17 @@ describe('/status/data.json', () => {
   let limitedBase: string;
   beforeAll(async () => {
     const store = await migratedStore(`${slowDb}_status`);
-    // Read by the status router when the app is made (this file runs in a process of its own).
+    // Read by the status router when the app is made (this file runs in a process of its own). The
+    // watched services are asked directly: without PROMETHEUS_URL, which `npm test` exports.
+    const prometheusUrl = process.env.PROMETHEUS_URL;
+    delete process.env.PROMETHEUS_URL;
     process.env.STATUS_SERVICES = `alpha=http://127.0.0.1:${(watched.address() as AddressInfo).port},beta=http://127.0.0.1:${closedPort}`;
     try {
       base = await startApp(store);
       limitedBase = await startApp(store, { rateLimited: true });
     } finally {
       delete process.env.STATUS_SERVICES;
+      if (prometheusUrl !== undefined) process.env.PROMETHEUS_URL = prometheusUrl;
     }
   });
 
