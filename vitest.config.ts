@@ -28,7 +28,10 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Suites are isolated (own databases, topic prefixes, Redis keys, locked ports; outages are
+          // proxies of their own), and most of their time is waiting on the chain, Kafka and services:
+          // two at a time roughly halves the run on two cores.
+          maxWorkers: 2,
           globalSetup: ['test/support/integration-setup.ts'],
         },
       },
