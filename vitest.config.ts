@@ -10,6 +10,10 @@ const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
 
 export default defineConfig({
   test: {
+    // Two files at a time, of either project: integration suites are isolated (own databases, topic
+    // prefixes, Redis keys, locked ports; outages are proxies of their own) and spend much of their
+    // time waiting on the chain, Kafka and services. More would overload two cores.
+    maxWorkers: 2,
     projects: [
       {
         resolve,
@@ -28,10 +32,6 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // Suites are isolated (own databases, topic prefixes, Redis keys, locked ports; outages are
-          // proxies of their own), and most of their time is waiting on the chain, Kafka and services:
-          // two at a time roughly halves the run on two cores.
-          maxWorkers: 2,
           globalSetup: ['test/support/integration-setup.ts'],
         },
       },
