@@ -77,6 +77,16 @@ export function detectInterfaces(codeHash: string, code: Cell | null, resolveLib
   return { interfaces: BY_METHODS.filter(([, needs]) => needs.every((id) => has.has(id))).map(([name]) => name).sort(), methods };
 }
 
+/**
+ * `interfaces` as toncenter serves a code's (ton-index-go's detector): the names found; else `[]`
+ * when the code gave no get-methods to match (no code, not the standard entry point) and `null`
+ * when it has get-methods but they name no interface.
+ */
+export function servedInterfaces(found: ContractInterfaces): string[] | null {
+  if (found.interfaces.length > 0) return found.interfaces;
+  return found.methods !== null && found.methods.length > 0 ? null : [];
+}
+
 /** Distinct codes remembered by a detector: far more than the standard codes in use on mainnet. */
 export const INTERFACE_CACHE_ENTRIES = 10_000;
 

@@ -1,7 +1,7 @@
 export { methodId, getMethodIds } from './method-ids.js';
 export { bounceableInAddressBook, WALLET_TYPES, WALLET_INTERFACES, walletType, type WalletType } from './wallet-codes.js';
 export { LIBRARY_INTERFACES, libraryHash, librariesFromCollection, type LibraryResolver } from './library.js';
-export { createInterfaceDetector, DETECTED_INTERFACES, detectInterfaces, INTERFACE_CACHE_ENTRIES, NFT_SALE_INTERFACES, type ContractInterfaces, type InterfaceDetector } from './detect.js';
+export { createInterfaceDetector, DETECTED_INTERFACES, detectInterfaces, INTERFACE_CACHE_ENTRIES, NFT_SALE_INTERFACES, servedInterfaces, type ContractInterfaces, type InterfaceDetector } from './detect.js';
 export { readTokenContent, readSnakeText, type TokenContent } from './token-content.js';
 export { dataCell, rawAddress, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, type JettonMasterData, type JettonWalletData, type NftCollectionData, type NftItemData } from './token-data.js';
 export { TOKEN_EVENT_OPCODES, tokenBodyEvent, tokenEventOf, type TokenAccount, type TokenBodyEvent } from './token-events.js';

@@ -1,12 +1,12 @@
 import { Address, beginCell, Cell, Dictionary, toNano, type TupleReader } from '@ton/core';
 import { Blockchain, createShardAccount } from '@ton/sandbox';
-import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
+import { MultisigWallet, WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { JettonMinter, JettonWallet, NftCollection, NftItem } from '@ton-community/assets-sdk';
 import { createHash } from 'node:crypto';
 import TonWeb from 'tonweb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { HIGHLOAD_V3_CODE_HEX } from '../../../localnet/src/traffic/highload-v3.js';
-import { createInterfaceDetector, detectInterfaces, getMethodIds, methodId, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, readTokenContent } from '../index.js';
+import { createInterfaceDetector, detectInterfaces, getMethodIds, methodId, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, readTokenContent, servedInterfaces } from '../index.js';
 
 const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const hashOf = (c: Cell) => c.hash().toString('base64');
@@ -57,6 +57,40 @@ describe('detectInterfaces()', () => {
     // A cached answer does not need the code again.
     expect(detect(hashOf(JettonWallet.code), null).interfaces).toEqual(['jetton_wallet']);
     expect(detect(null, boc).interfaces).toEqual([]);
+  });
+});
+
+describe('contract_methods and interfaces as toncenter serves them', () => {
+  // toncenter's indexer reads the method dictionary's keys as stored: 19-bit unsigned, so FunC's
+  // recv_external (-1) is 2^19 - 1, and sorts them ascending (ton-index-worker's contract_methods).
+  const unsigned19 = (id: number) => Number(BigInt.asUintN(19, BigInt(id)));
+
+  it('lists the dictionary keys unsigned and ascending', () => {
+    const dict = Dictionary.empty(Dictionary.Keys.Int(19), Dictionary.Values.Cell());
+    for (const id of [-1, 85143, 0, -2]) dict.set(id, beginCell().endCell());
+    // SETCP0; <dict> 19 DICTPUSHCONST: the entry point FunC compiles, the dictionary as @ton/core stores it.
+    const code = beginCell().storeUint(0xff00f4a413, 40).storeRef(beginCell().storeDictDirect(dict)).endCell();
+    expect(unsigned19(-1)).toBe(524287);
+    expect(getMethodIds(code)).toEqual([0, 85143, unsigned19(-2), unsigned19(-1)]);
+  });
+
+  it('gives wallet v4 r2 its get-methods, recv_internal and recv_external (524287 last)', () => {
+    const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY }).init.code;
+    const names = ['seqno', 'get_subwallet_id', 'get_public_key', 'get_plugin_list', 'is_plugin_installed'];
+    const expected = [0, ...names.map(methodId), unsigned19(-1)].sort((a, b) => a - b);
+    expect(detectInterfaces(hashOf(v4), v4).methods).toEqual(expected);
+  });
+
+  it('interfaces: the names; null when get-methods name none; [] without get-methods to match (ton-index-go DetectInterface)', () => {
+    const v4 = WalletContractV4.create({ workchain: 0, publicKey: KEY }).init.code;
+    const multisigV1 = new MultisigWallet([KEY], 0, 1, 1).init.code;
+    const served = (c: Cell | null) => servedInterfaces(createInterfaceDetector()(c && hashOf(c), c && c.toBoc().toString('base64')));
+    expect(served(v4)).toEqual(['wallet_v4r2']);
+    expect(served(JettonWallet.code)).toEqual(['jetton_wallet']);
+    // Multisig v1 answers get_n_k and get_public_keys: get-methods, none in toncenter's list.
+    expect(served(multisigV1)).toBeNull();
+    expect(served(beginCell().storeUint(0xdeadbeef, 32).endCell())).toEqual([]);
+    expect(served(null)).toEqual([]);
   });
 });
 

@@ -28,15 +28,16 @@ const ENTRY_PREFIX = 'FF00F4A413';
 const ignoreValue = { serialize: () => undefined, parse: (_: Slice) => null };
 
 /**
- * The method ids in a contract's code (recv_internal 0, recv_external -1 and tick-tock included),
- * ascending; null when the code does not start with the standard entry point (hand-written Fift,
- * a library cell: those need their code resolved first).
+ * The method ids in a contract's code (recv_internal 0, recv_external -1 and tick-tock included)
+ * as toncenter's `contract_methods` lists them: the dictionary keys read as stored, unsigned (so
+ * recv_external -1 is 524287, tick-tock -2 is 524286), ascending. Null when the code does not start
+ * with the standard entry point (hand-written Fift, a library cell: those need their code resolved first).
  */
 export function getMethodIds(code: Cell): number[] | null {
   if (code.isExotic || code.refs.length === 0) return null;
   if (!code.bits.toString().startsWith(ENTRY_PREFIX)) return null;
   try {
-    const dict = Dictionary.loadDirect(Dictionary.Keys.Int(19), countedValue(ignoreValue) as never, code.refs[0]);
+    const dict = Dictionary.loadDirect(Dictionary.Keys.Uint(19), countedValue(ignoreValue) as never, code.refs[0]);
     return dict.keys().sort((a, b) => a - b);
   } catch {
     return null;
