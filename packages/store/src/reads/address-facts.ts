@@ -1,4 +1,4 @@
-import { bounceableInAddressBook } from '@tonstream/contracts';
+import { bounceableInAddressBook, servedInterfaces } from '@tonstream/contracts';
 import type { Store } from '../client.js';
 import { readCodeHashes } from './accounts.js';
 import { readDnsDomains } from './contracts.js';
@@ -6,7 +6,7 @@ import type { ReadScope } from './scope.js';
 import { readCodeInterfaces } from './tokens.js';
 
 /** What an address book row says of an address besides its user-friendly form. */
-export type AddressFacts = { codeHash: string | null; interfaces: string[]; domain: string | null; /** The address book's user-friendly form is bounceable (bounceableInAddressBook). */ bounceable: boolean };
+export type AddressFacts = { codeHash: string | null; interfaces: string[] | null; domain: string | null; /** The address book's user-friendly form is bounceable (bounceableInAddressBook). */ bounceable: boolean };
 
 /**
  * The stored facts of each address an address book shows (toncenter-v3.md §3 AddressBookRow): its
@@ -21,8 +21,20 @@ export async function readAddressFacts(store: Store, scope: ReadScope, addresses
   const [codes, domains] = await Promise.all([readCodeHashes(store, scope, distinct), readDnsDomains(store, scope, distinct)]);
   const interfaces = await readCodeInterfaces(store, scope, [...new Set([...codes.values()].filter((c): c is string => c !== null))]);
   for (const a of distinct) {
-    const codeHash = codes.get(a) ?? null;
-    out.set(a, { codeHash, interfaces: (codeHash && interfaces.get(codeHash)?.interfaces) || [], domain: domains.get(a) ?? null, bounceable: bounceableInAddressBook(codeHash) });
+    const stored = codes.get(a);
+    const codeHash = stored ?? null;
+    out.set(a, { codeHash, interfaces: addressBookInterfaces(stored, stored ? interfaces.get(stored) : undefined), domain: domains.get(a) ?? null, bounceable: bounceableInAddressBook(codeHash) });
   }
   return out;
+}
+
+/**
+ * An address's `interfaces` as ton-index-go's address book has them: `[]` when no state of it is
+ * stored (`codeHash` undefined), null when its state has no code, else `servedInterfaces` of what the
+ * writer detected for the code (`contract_interfaces`; none stored: no get-methods were found).
+ */
+export function addressBookInterfaces(codeHash: string | null | undefined, ofCode: { interfaces: string[]; methods: number[] } | undefined): string[] | null {
+  if (codeHash === undefined) return [];
+  if (codeHash === null) return null;
+  return servedInterfaces({ interfaces: ofCode?.interfaces ?? [], methods: ofCode?.methods ?? null });
 }

@@ -1,4 +1,4 @@
-import { createInterfaceDetector } from '@tonstream/contracts';
+import { createInterfaceDetector, servedInterfaces } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
 import { type AddressBookRow, buildAddressBook } from './address-book.js';
@@ -20,11 +20,13 @@ const omitNull = <T>(key: string, v: T | null) => (v === null ? {} : { [key]: v 
 
 const detect = createInterfaceDetector();
 
-/** Get-method ids and interfaces of an account's code (@tonstream/contracts), null without code. */
+/**
+ * Get-method ids and interfaces of an account's code (@tonstream/contracts), as toncenter serves
+ * them: no ids is null (toncenter keeps none for such a code), interfaces by `servedInterfaces`.
+ */
 function codeInterfaces(s: AccountStateRecord): { contract_methods: number[] | null; interfaces: string[] | null } {
-  if (s.code_hash === null) return { contract_methods: null, interfaces: null };
   const found = detect(s.code_hash, s.code_boc);
-  return { contract_methods: found.methods, interfaces: found.interfaces };
+  return { contract_methods: found.methods?.length ? found.methods : null, interfaces: servedInterfaces(found) };
 }
 
 /** `AccountStateFull` (§3): null hashes and BoCs omitted; BoCs also without `include_boc`. */

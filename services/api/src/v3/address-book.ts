@@ -2,14 +2,14 @@ import { bounceableInAddressBook } from '@tonstream/contracts';
 import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from './address.js';
 
-export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] };
+export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] | null };
 
 /**
  * toncenter's rule (toncenter-v3.md §3 AddressBookRow): bounceable unless the account has no code
  * (no state stored, uninit, nonexist) or runs a known wallet code; test-only flag on testnet.
  * `domain` is the address's DNS name (readDnsDomains), null when it has none.
  */
-export function addressBookRow(raw: string, codeHash: string | null, testnet: boolean, interfaces: string[] = [], domain: string | null = null): AddressBookRow {
+export function addressBookRow(raw: string, codeHash: string | null, testnet: boolean, interfaces: string[] | null = [], domain: string | null = null): AddressBookRow {
   const a = parseAddress(raw);
   return { user_friendly: a ? friendlyAddress(a, { bounceable: bounceableInAddressBook(codeHash), testOnly: testnet }) : null, domain, interfaces };
 }

@@ -1,3 +1,4 @@
+import { beginCell } from '@ton/core';
 import type { BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
 import { opcodeName } from '@tonstream/contracts';
 import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstream/store';
@@ -7,14 +8,12 @@ import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstrea
  * pipeline-only fields, so they are reshaped here rather than spliced as stored text.
  */
 
-/** The v3 `Block` object: the record without the fields only the pipeline uses. */
-export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno' | 'shard_tops'> & {
-  mc_block_seqno?: number;
-};
+/** The v3 `Block` object: the record without the fields only the pipeline uses (toncenter's Block has no `mc_block_seqno`). */
+export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno' | 'shard_tops'>;
 
 export function toV3Block(record: BlockRecord): V3Block {
-  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, shard_tops: _s, mc_block_seqno, ...rest } = record;
-  return mc_block_seqno === null ? rest : { ...rest, mc_block_seqno };
+  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, shard_tops: _s, mc_block_seqno: _m, ...rest } = record;
+  return rest;
 }
 
 const content = (c: MessageContent | null) => c && { hash: c.hash, body: c.body, decoded: null };
@@ -50,12 +49,18 @@ const byCreatedLt = (a: MessageRow, b: MessageRow) => {
   return x < y ? -1 : x > y ? 1 : 0;
 };
 
+/** The hash of `account_none$0`, the state every non-existent account shares. */
+const ACCOUNT_NONE_HASH = beginCell().storeBit(false).endCell().hash().toString('base64');
+
 /**
  * The v3 `AccountState` of a transaction: what the store holds for that state hash, or the hash
  * alone (the other fields null) when it is not stored: the pipeline stores an account's state once
- * per block, so a state between two transactions of one block is known only by its hash.
+ * per block, so a state between two transactions of one block is known only by its hash. The
+ * non-existent state is always the hash alone, as toncenter serves it (its indexer never stores
+ * that state, so ton-index-go finds nothing to join).
  */
-function toV3AccountState(hash: string, state: AccountStateSummary | undefined) {
+function toV3AccountState(hash: string, stored: AccountStateSummary | undefined) {
+  const state = hash === ACCOUNT_NONE_HASH ? undefined : stored;
   return {
     hash,
     balance: state?.balance ?? null,

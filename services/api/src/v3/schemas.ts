@@ -29,8 +29,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     validator_list_hash_short: N, gen_catchain_seqno: N, min_ref_mc_seqno: N, prev_key_block_seqno: N,
     vert_seqno: N, master_ref_seqno: N, rand_seed: S, created_by: S, tx_count: N,
     masterchain_block_ref: ref('BlockId'), prev_blocks: { type: 'array', items: ref('BlockId') },
-    mc_block_seqno: N,
-  }, ['mc_block_seqno']),
+  }),
   MasterchainInfo: obj({ last: ref('Block'), first: ref('Block') }),
   BlocksResponse: obj({ blocks: { type: 'array', items: ref('Block') } }),
   MessageContent: obj({ hash: S, body: { ...S, description: 'BoC, base64' }, decoded: nullable({ type: 'object' }) }),
@@ -60,7 +59,10 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     account_state_before: nullable(ref('AccountState')), account_state_after: nullable(ref('AccountState')),
     emulated: B, finality: { ...S, enum: ['pending', 'confirmed', 'finalized'] },
   }, ['trace_id']),
-  AddressBookRow: obj({ user_friendly: nullable(S), domain: nullable(S), interfaces: { type: 'array', items: S } }),
+  AddressBookRow: obj({
+    user_friendly: nullable(S), domain: nullable(S),
+    interfaces: nullable({ type: 'array', items: S, description: 'null when the state has no code or its get-methods name no interface; [] for an address with no indexed state or a code without get-methods to match' }),
+  }),
   AddressBook: { type: 'object', additionalProperties: ref('AddressBookRow'), description: 'raw address -> AddressBookRow' },
   TokenInfo: obj(
     { valid: B, type: S, name: S, symbol: S, description: S, image: S, nft_index: S, is_nsfw: B, is_scam: B, extra: { type: 'object' } },
@@ -73,7 +75,8 @@ export const SCHEMAS: Record<string, JsonSchema> = {
     address: S, account_state_hash: S, balance: S, extra_currencies: amounts, status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] },
     frozen_hash: S, last_transaction_hash: S, last_transaction_lt: S, data_hash: S, code_hash: S,
     data_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' }, code_boc: { ...S, description: 'BoC, base64; absent with include_boc=false' },
-    contract_methods: nullable({ type: 'array', items: N }), interfaces: nullable({ type: 'array', items: S }),
+    contract_methods: nullable({ type: 'array', items: N, description: 'get-method ids as the code\'s method dictionary keys them: 19-bit unsigned (recv_external is 524287), ascending' }),
+    interfaces: nullable({ type: 'array', items: S, description: '[] when the code has no get-methods to match; null when they name no interface' }),
   }, ['frozen_hash', 'data_hash', 'code_hash', 'data_boc', 'code_boc']),
   AccountStatesResponse: obj({ accounts: { type: 'array', items: ref('AccountStateFull') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   WalletState: obj({
