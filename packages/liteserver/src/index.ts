@@ -18,3 +18,9 @@ export {
   type ListBlockTransactionsExtRequest,
   type BlockTransactionsExt,
 } from './list-block-transactions-ext.js';
+export {
+  getOutMsgQueueSizes,
+  type GetOutMsgQueueSizesRequest,
+  type OutMsgQueueSizes,
+  type OutMsgQueueSize,
+} from './out-msg-queue-sizes.js';

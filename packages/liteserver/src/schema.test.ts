@@ -1,7 +1,8 @@
 import { crc32 } from 'node:zlib';
-import { Functions } from 'ton-lite-client/dist/schema.js';
+import { Codecs, Functions } from 'ton-lite-client/dist/schema.js';
 import { describe, expect, it } from 'vitest';
 import { BLOCK_TRANSACTIONS_EXT_ID, LIST_BLOCK_TRANSACTIONS_EXT_ID, decodeListArgs } from './list-block-transactions-ext.js';
+import { GET_OUT_MSG_QUEUE_SIZES_ID, OUT_MSG_QUEUE_SIZES_ID, getOutMsgQueueSizes } from './out-msg-queue-sizes.js';
 import { ID, ResultTypeError, encodeResult, functionById, functionNames } from './schema.js';
 import { MC_SHARD, blockIdExt } from './test-support/fixtures.js';
 import { BOOL_TRUE, TlReader, TlWriter } from './tl-buffer.js';
@@ -9,15 +10,16 @@ import { BOOL_TRUE, TlReader, TlWriter } from './tl-buffer.js';
 const tlId = (line: string) => crc32(line) | 0;
 
 describe('schema tables', () => {
-  it('maps every ton-lite-client function plus listBlockTransactionsExt by constructor id', () => {
+  it('maps every ton-lite-client function plus listBlockTransactionsExt and getOutMsgQueueSizes by constructor id', () => {
     const names = functionNames();
-    expect(names).toHaveLength(23 + 1);
+    expect(names).toHaveLength(23 + 2);
     expect(names).toContain('liteServer.getBlock');
     expect(names).toContain('liteServer.listBlockTransactionsExt');
     expect(names).not.toContain('liteServer.query');
     expect(functionById(0x89b5e62e | 0)?.name).toBe('liteServer.getMasterchainInfo');
     expect(functionById(0x6377cf0d)?.name).toBe('liteServer.getBlock');
     expect(functionById(LIST_BLOCK_TRANSACTIONS_EXT_ID)?.name).toBe('liteServer.listBlockTransactionsExt');
+    expect(functionById(GET_OUT_MSG_QUEUE_SIZES_ID)?.name).toBe('liteServer.getOutMsgQueueSizes');
   });
 
   it('derives the result constructors each function admits', () => {
@@ -32,8 +34,36 @@ describe('schema tables', () => {
     expect(tlId('liteServer.blockTransactionsExt id:tonNode.blockIdExt req_count:# incomplete:Bool transactions:bytes proof:bytes = liteServer.BlockTransactionsExt')).toBe(
       BLOCK_TRANSACTIONS_EXT_ID,
     );
+    // A vector's parentheses are dropped before hashing, as ton-lite-client's transactionList id shows.
+    const list = new TlWriter();
+    Codecs.liteServer_TransactionList.encode({ kind: 'liteServer.transactionList', ids: [], transactions: Buffer.alloc(0) }, list as never);
+    expect(tlId('liteServer.transactionList ids:vector tonNode.blockIdExt transactions:bytes = liteServer.TransactionList')).toBe(list.build().readInt32LE(0));
+    expect(tlId('liteServer.getOutMsgQueueSizes mode:# wc:mode.0?int shard:mode.0?long = liteServer.OutMsgQueueSizes')).toBe(GET_OUT_MSG_QUEUE_SIZES_ID);
+    expect(tlId('liteServer.outMsgQueueSizes shards:vector liteServer.outMsgQueueSize ext_msg_queue_size_limit:int = liteServer.OutMsgQueueSizes')).toBe(OUT_MSG_QUEUE_SIZES_ID);
     expect(tlId('tcp.ping random_id:long = tcp.Pong')).toBe(ID.tcpPing);
     expect(tlId('tcp.pong random_id:long = tcp.Pong')).toBe(ID.tcpPong);
+  });
+
+  it('lays out getOutMsgQueueSizes as lite_api.tl does: wc and shard only with mode bit 0', () => {
+    const request = (mode: number, wc: number | null, shard: string | null) => {
+      const w = new TlWriter();
+      getOutMsgQueueSizes.encodeRequest({ kind: 'liteServer.getOutMsgQueueSizes', mode, wc, shard }, w);
+      return w.build();
+    };
+    const id = tlId('liteServer.getOutMsgQueueSizes mode:# wc:mode.0?int shard:mode.0?long = liteServer.OutMsgQueueSizes');
+    const expected = Buffer.alloc(4 + 4 + 4 + 8);
+    expected.writeInt32LE(id, 0);
+    expected.writeUInt32LE(1, 4);
+    expected.writeInt32LE(0, 8);
+    expected.writeBigInt64LE(-(2n ** 62n), 12);
+    const withShard = request(1, 0, (-(2n ** 62n)).toString());
+    expect(withShard).toEqual(expected);
+    const plain = Buffer.alloc(8);
+    plain.writeInt32LE(id, 0);
+    expect(request(0, null, null)).toEqual(plain);
+    const fn = functionById(GET_OUT_MSG_QUEUE_SIZES_ID)!;
+    expect(fn.decode(new TlReader(withShard.subarray(4)))).toEqual({ kind: 'liteServer.getOutMsgQueueSizes', mode: 1, wc: 0, shard: (-(2n ** 62n)).toString() });
+    expect([...fn.resultKinds]).toEqual(['liteServer.outMsgQueueSizes']);
   });
 
   it('encodeResult() writes what ton-lite-client decodes and refuses a foreign result', () => {

@@ -1,6 +1,6 @@
 /**
  * The lite_api function table the server dispatches on, built from ton-lite-client's generated
- * schema (`Functions`, `Codecs`) plus listBlockTransactionsExt.
+ * schema (`Functions`, `Codecs`) plus listBlockTransactionsExt and getOutMsgQueueSizes.
  *
  * The generated code has no id → name map and no list of which result constructors a function
  * may return, but its behaviour tells both: `encodeRequest` writes the function's constructor id
@@ -18,6 +18,14 @@ import {
   type BlockTransactionsExt,
   type ListBlockTransactionsExtRequest,
 } from './list-block-transactions-ext.js';
+import {
+  GET_OUT_MSG_QUEUE_SIZES_ID,
+  OUT_MSG_QUEUE_SIZES_ID,
+  decodeGetOutMsgQueueSizes,
+  encodeOutMsgQueueSizes,
+  type GetOutMsgQueueSizesRequest,
+  type OutMsgQueueSizes,
+} from './out-msg-queue-sizes.js';
 import { TlWriter, type TlReader } from './tl-buffer.js';
 
 type SchemaFunctions = typeof Functions;
@@ -32,6 +40,7 @@ export type LiteFunctionMap = {
   [K in Exclude<keyof SchemaFunctions, Envelope> as DotName<K>]: { params: RequestOf<SchemaFunctions[K]>; result: ResultOf<SchemaFunctions[K]> };
 } & {
   'liteServer.listBlockTransactionsExt': { params: ListBlockTransactionsExtRequest; result: BlockTransactionsExt };
+  'liteServer.getOutMsgQueueSizes': { params: GetOutMsgQueueSizesRequest; result: OutMsgQueueSizes };
 };
 export type LiteMethod = keyof LiteFunctionMap;
 
@@ -126,6 +135,8 @@ function buildTables() {
   }
   encoders.set('liteServer.blockTransactionsExt', (value, writer) => encodeBlockTransactionsExt(value as BlockTransactionsExt, writer));
   constructorIds.set('liteServer.blockTransactionsExt', BLOCK_TRANSACTIONS_EXT_ID);
+  encoders.set('liteServer.outMsgQueueSizes', (value, writer) => encodeOutMsgQueueSizes(value as OutMsgQueueSizes, writer));
+  constructorIds.set('liteServer.outMsgQueueSizes', OUT_MSG_QUEUE_SIZES_ID);
 
   const byId = new Map<number, FunctionEntry>();
   const envelopes = new Set(['liteServer_query', 'liteServer_queryPrefix', 'liteServer_waitMasterchainSeqno']);
@@ -149,6 +160,12 @@ function buildTables() {
     id: LIST_BLOCK_TRANSACTIONS_EXT_ID,
     decode: decodeListBlockTransactionsExt,
     resultKinds: new Set(['liteServer.blockTransactionsExt']),
+  });
+  byId.set(GET_OUT_MSG_QUEUE_SIZES_ID, {
+    name: 'liteServer.getOutMsgQueueSizes',
+    id: GET_OUT_MSG_QUEUE_SIZES_ID,
+    decode: decodeGetOutMsgQueueSizes,
+    resultKinds: new Set(['liteServer.outMsgQueueSizes']),
   });
   return { encoders, byId };
 }

@@ -14,6 +14,7 @@ import { encodeFrame } from './frame.js';
 import { ErrorCode, LiteServerError } from './errors.js';
 import { writeGlobalConfig } from './global-config.js';
 import { listBlockTransactionsExt } from './list-block-transactions-ext.js';
+import { getOutMsgQueueSizes } from './out-msg-queue-sizes.js';
 import { createLiteServer, type LiteServer } from './server.js';
 import type { LiteServerHandlers } from './dispatch.js';
 import { ID } from './schema.js';
@@ -49,6 +50,14 @@ const handlers: LiteServerHandlers = {
     incomplete: p.after === null,
     transactions: Buffer.from(`txs:${p.mode}:${p.after?.lt ?? 'start'}:${p.reverseOrder}:${p.wantProof}`),
     proof: Buffer.alloc(0),
+  }),
+  'liteServer.getOutMsgQueueSizes': (p) => ({
+    kind: 'liteServer.outMsgQueueSizes',
+    shards: [
+      { kind: 'liteServer.outMsgQueueSize', id: blockIdExt(-1, MC_SHARD, 100), size: p.mode },
+      { kind: 'liteServer.outMsgQueueSize', id: blockIdExt(p.wc ?? 0, p.shard ?? MC_SHARD, 90), size: 70_000 },
+    ],
+    extMsgQueueSizeLimit: 8000,
   }),
 };
 
@@ -181,6 +190,21 @@ describe('createLiteServer() with ton-lite-client', () => {
     });
     expect(next.transactions.toString()).toBe('txs:135:123456789:null:null');
     expect(next.incomplete).toBe(false);
+  });
+
+  it('answers getOutMsgQueueSizes through engine.query with our function definition, with and without a shard', async () => {
+    const { engine } = await clientFromConfig();
+    const all = await engine.query(getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 0, wc: null, shard: null });
+    expect(all).toEqual({
+      kind: 'liteServer.outMsgQueueSizes',
+      shards: [
+        { kind: 'liteServer.outMsgQueueSize', id: blockIdExt(-1, MC_SHARD, 100), size: 0 },
+        { kind: 'liteServer.outMsgQueueSize', id: blockIdExt(0, MC_SHARD, 90), size: 70_000 },
+      ],
+      extMsgQueueSizeLimit: 8000,
+    });
+    const one = await engine.query(getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 1, wc: 0, shard: '-4611686018427387904' });
+    expect(one.shards.map((s) => [s.id.workchain, s.id.shard, s.size])).toEqual([[-1, MC_SHARD, 1], [0, '-4611686018427387904', 70_000]]);
   });
 
   it('holds a query with waitMasterchainSeqno until getMasterchainSeqno reaches it', async () => {
