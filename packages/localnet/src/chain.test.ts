@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Chain, createChain } from './chain.js';
+import { resumedClock, utimeOf } from './core.js';
 import { restoreChain } from './restore.js';
 import type { RoundResult } from './round.js';
 import { LT_ALIGN, MASTERCHAIN, ROOT_SHARD } from './shards.js';
@@ -15,6 +16,29 @@ import type { StoredBlock } from './types.js';
 const NOW = 1_750_000_000;
 const ROUNDS = 20;
 const JETTON_TRANSFER = '0x0f8a7ea5';
+
+describe('the round clock', () => {
+  const settings = { seed: 's', roundMs: 1000, shards: 2, genesisUtime: NOW, historyRounds: 8, stateHistoryRounds: 4, globalId: -239 };
+
+  it('times round r at genesis + floor(r * roundMs / 1000) until a restore moves its start', () => {
+    expect([1, 2, 10].map((r) => utimeOf(settings, r))).toEqual([NOW + 1, NOW + 2, NOW + 10]);
+    expect([1, 2, 3].map((r) => utimeOf({ ...settings, roundMs: 1500 }, r))).toEqual([NOW + 1, NOW + 3, NOW + 4]);
+  });
+
+  it('resumes after a stop at the wall clock: the next round is at `now`, later ones a round apart', () => {
+    const clock = resumedClock(settings, 20, NOW + 3600);
+    expect(clock).toEqual({ seqno: 21, utime: NOW + 3600 });
+    expect([21, 22, 30].map((r) => utimeOf({ ...settings, clock }, r))).toEqual([NOW + 3600, NOW + 3601, NOW + 3609]);
+  });
+
+  it('never goes back: a wall clock behind the chain keeps the old clock, and a second restore starts from the first', () => {
+    expect(resumedClock(settings, 20, NOW)).toEqual({ seqno: 21, utime: NOW + 21 });
+    expect(resumedClock(settings, 20, NOW + 21)).toEqual({ seqno: 21, utime: NOW + 21 });
+    const first = { ...settings, clock: resumedClock(settings, 20, NOW + 3600) };
+    expect(resumedClock(first, 25, NOW + 100)).toEqual({ seqno: 26, utime: NOW + 3605 });
+    expect(resumedClock(first, 25, NOW + 7200)).toEqual({ seqno: 26, utime: NOW + 7200 });
+  });
+});
 
 describe('createChain() with traffic over 20 rounds', () => {
   let chain: Chain;
@@ -244,10 +268,25 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(chain.config().keyBlock).toEqual(first.id);
   });
 
+  it('outMsgQueueSizes() counts the messages waiting for the next round by the block that created them', () => {
+    const head = chain.getBlock(chain.head())!;
+    const blocks = [head, ...chain.shardsAt(head.id.seqno)!];
+    const sizes = chain.outMsgQueueSizes();
+    expect(sizes.map((s) => s.block)).toEqual(blocks.map((b) => b.id));
+    // Read from each block: the internal messages its transactions sent (delivered in the next round).
+    blocks.forEach((b, i) => {
+      const sent = decodeBlock(b.boc, { mcSeqno: b.mcSeqno }).transactions.reduce((n, t) => n + t.out_msgs.filter((m) => m.destination).length, 0);
+      expect(sizes[i].size).toBe(sent);
+    });
+    expect(sizes.reduce((n, s) => n + s.size, 0)).toBe(chain.pending().internal);
+    expect(sizes.filter((s) => s.size > 0).length).toBeGreaterThan(1);
+  });
+
   it('queries while a round executes see the state of the last finished round', async () => {
     const addrs = traffic.wallets().map((w) => w.address);
     const hex = (xs: { shardAccountBoc: Uint8Array }[]) => xs.map((x) => Buffer.from(x.shardAccountBoc).toString('hex'));
     const before = hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))));
+    const queue = chain.outMsgQueueSizes();
     const head = chain.head();
     let done = false;
     let checks = 0;
@@ -256,6 +295,7 @@ describe('createChain() with traffic over 20 rounds', () => {
       await new Promise((resolve) => setImmediate(resolve));
       if (done || chain.head().seqno !== head.seqno) break;
       expect(hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))))).toEqual(before);
+      expect(chain.outMsgQueueSizes()).toEqual(queue);
       checks++;
     }
     const r = await step;
@@ -264,14 +304,29 @@ describe('createChain() with traffic over 20 rounds', () => {
     expect(hex(await Promise.all(addrs.map((a) => chain.getAccountState(a))))).not.toEqual(before);
   });
 
-  it('after snapshot() and restoreChain(), a new traffic generator with the same seed picks up without rejected externals', async () => {
+  it('after snapshot() and restoreChain() an hour later, the chain resumes at that time and a new traffic generator picks up without rejected externals', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'localnet-'));
     try {
       await chain.snapshot(join(dir, 'chain.json'));
-      const restored = await restoreChain(join(dir, 'chain.json'));
+      const last = chain.getBlock(chain.head())!;
+      const restartedAt = last.genUtime + 3600;
+      const restored = await restoreChain(join(dir, 'chain.json'), { now: restartedAt });
+      expect(restored.nextUtime()).toBe(restartedAt);
       const again = await createTraffic(restored, { seed: 'unit-traffic', ratePerRound: 12 });
       let txs = 0;
-      for (let i = 0; i < 3; i++) txs += (await again.step()).transactions;
+      const after: RoundResult[] = [];
+      for (let i = 0; i < 3; i++) after.push(await again.step());
+      for (const r of after) txs += r.transactions;
+      // The blocks say so themselves: gen_utime and every transaction's now, one round (1 s) apart from the restart on.
+      after.forEach((r, i) => {
+        for (const b of [...r.shards, r.mc]) {
+          const d = decodeBlock(b.boc, { mcSeqno: b.mcSeqno });
+          expect(Number(d.block.gen_utime)).toBe(restartedAt + i);
+          for (const t of d.transactions) expect(t.now).toBe(restartedAt + i);
+        }
+      });
+      // The downtime is a gap between two blocks: a time inside it finds the last block before the stop.
+      expect(restored.lookupBlock(MASTERCHAIN, ROOT_SHARD, { utime: restartedAt - 1 })?.id).toEqual(last.id);
       expect(txs).toBeGreaterThan(3 * 12);
       expect(again.stats().rejected).toBe(0);
       expect(again.stats().actions.jetton_transfer + again.stats().actions.transfer).toBeGreaterThan(0);

@@ -1,6 +1,6 @@
 import type { Address, TupleItem } from '@ton/core';
 import { Blockchain } from '@ton/sandbox';
-import { loadMessage, loadShardAccount, parseBoc, Slice } from '@tonstream/block';
+import { loadMessage, loadShardAccount, loadTransaction, parseBoc, Slice } from '@tonstream/block';
 import { type ChainTip, zerostateTip } from './block-producer.js';
 import { type ChainCore, chainKeyOf, newCore, parseAddress, rawOf, utimeOf } from './core.js';
 import { coreAddress } from './emulator.js';
@@ -70,6 +70,8 @@ export type Chain = {
   readonly sandbox: Blockchain;
   /** The last masterchain block. */
   head(): BlockIdExt;
+  /** gen_utime the next round will have: the chain time an external submitted now executes at. */
+  nextUtime(): number;
   /** The (made-up) masterchain zerostate the first block links to: liteServer.masterchainInfo's `init`. */
   zerostate(): BlockIdExt;
   /** A kept block (the key block is always kept), or undefined (also when `rootHash` is given and differs). */
@@ -104,6 +106,12 @@ export type Chain = {
   onRound(listener: (r: RoundResult) => void): () => void;
   /** Messages waiting for the next round. */
   pending(): { internal: number; external: number };
+  /**
+   * liteServer.getOutMsgQueueSizes: the internal messages waiting for delivery, by the block that
+   * created them, masterchain first. Every message waits exactly one round, so these are the
+   * messages of the last round's blocks (read from the blocks: right while the next round runs).
+   */
+  outMsgQueueSizes(): { block: BlockIdExt; size: number }[];
   /** Writes the sandbox state, the kept blocks and the queues as JSON; `restoreChain` continues from it. */
   snapshot(path: string): Promise<void>;
 };
@@ -163,7 +171,7 @@ export function chainApi(core: ChainCore): Chain {
     chainKeyOf(core, account.workChain, account.hash.toString('hex')); // rejects unknown workchains
     const shard = account.workChain === MASTERCHAIN ? undefined : shardOfAccount(core.shards, account.hash.toString('hex'));
     const shardBlock = shard === undefined ? round.mc : round.shards.find((b) => b.id.shard === shard)!;
-    return { mcSeqno, mc: round.mc.id, shardBlock: shardBlock.id };
+    return { mcSeqno, mc: round.mc.id, genUtime: round.mc.genUtime, shardBlock: shardBlock.id };
   };
   const stateAt = async (a: Address, mcSeqno: number): Promise<string> => {
     if (mcSeqno < core.stateFloor) throw new LocalnetError('not_found', `account states are kept for the last ${core.settings.stateHistoryRounds} rounds; round ${mcSeqno} is older`);
@@ -176,6 +184,7 @@ export function chainApi(core: ChainCore): Chain {
     roundMs: core.settings.roundMs,
     sandbox: core.bc,
     head,
+    nextUtime: () => utimeOf(core.settings, core.mcTip.id.seqno + 1),
     zerostate: () => zerostateTip(core.settings.seed, MASTERCHAIN, ROOT_SHARD).id,
     getBlock: (ref) => core.history.get(ref) ?? (core.keyBlockData && sameBlock(core.keyBlockData.id, ref) ? core.keyBlockData : undefined),
     lookupBlock: (workchain, shard, by) => {
@@ -223,7 +232,7 @@ export function chainApi(core: ChainCore): Chain {
       const pos = position(a, atBlock);
       const b64 = await stateAt(a, pos.mcSeqno);
       const randomSeed = Buffer.from(core.history.get(pos.mc)?.id.rootHash ?? '00'.repeat(32), 'hex');
-      const out = await runGetMethodOn(core.bc, b64, method, stack, { now: utimeOf(core.settings, pos.mcSeqno), randomSeed });
+      const out = await runGetMethodOn(core.bc, b64, method, stack, { now: pos.genUtime, randomSeed });
       return { ...out, block: pos.mc, shardBlock: pos.shardBlock };
     },
     validatorSet: () => core.validators?.set,
@@ -280,6 +289,18 @@ export function chainApi(core: ChainCore): Chain {
       const count = (m: Map<string, unknown[]>) => [...m.values()].reduce((n, l) => n + l.length, 0);
       return { internal: count(core.queues), external: count(core.externals) };
     },
+    outMsgQueueSizes() {
+      const round = core.history.round(core.mcTip.id.seqno);
+      if (!round) throw new LocalnetError('failed', `the last round ${core.mcTip.id.seqno} is not kept`);
+      return [round.mc, ...round.shards].map((b) => ({ block: b.id, size: b.transactions.reduce((n, t) => n + queuedOutMessages(t.boc), 0) }));
+    },
     snapshot: (path) => core.lock(() => writeSnapshot(core, path)),
   };
+}
+
+/** Internal messages a transaction created that the next round delivers (what `enqueue` routes). */
+function queuedOutMessages(txBoc: Uint8Array): number {
+  const table = parseBoc(txBoc);
+  const tx = loadTransaction(new Slice(table, table.roots[0], 'transaction'));
+  return tx.outMsgs.filter((m) => m.info.type === 'internal' && m.info.dest.type === 'std' && (m.info.dest.workchain === MASTERCHAIN || m.info.dest.workchain === 0)).length;
 }

@@ -18,8 +18,13 @@ export type ChainSettings = {
   seed: string;
   roundMs: number;
   shards: number;
-  /** Unix time (s) of the zerostate; round r has gen_utime genesisUtime + floor(r * roundMs / 1000). */
+  /** Unix time (s) of the zerostate (the validator set's utime_since); rounds are timed by `clock`. */
   genesisUtime: number;
+  /**
+   * Where round times count from: round r has gen_utime utime + floor((r - seqno) * roundMs / 1000).
+   * Absent: { seqno: 0, utime: genesisUtime }. A restore moves it to the wall clock (`resumedClock`).
+   */
+  clock?: ChainClock;
   historyRounds: number;
   stateHistoryRounds: number;
   globalId: number;
@@ -138,6 +143,20 @@ export function rawOf(a: Address): string {
   return `${a.workChain}:${a.hash.toString('hex')}`;
 }
 
+export type ChainClock = { seqno: number; utime: number };
+
+/** gen_utime of masterchain round `mcSeqno` (and of its shard blocks), for rounds since the clock's start. */
 export function utimeOf(s: ChainSettings, mcSeqno: number): number {
-  return s.genesisUtime + Math.floor((mcSeqno * s.roundMs) / 1000);
+  const start = s.clock ?? { seqno: 0, utime: s.genesisUtime };
+  return start.utime + Math.floor(((mcSeqno - start.seqno) * s.roundMs) / 1000);
+}
+
+/**
+ * The clock of a chain restored at unix time `now` after round `lastSeqno`: the next round is at the
+ * wall clock, so a chain stopped for an hour does not stay an hour behind, but never before the time
+ * the old clock gives it (block times never go back, whatever the wall clock does).
+ */
+export function resumedClock(s: ChainSettings, lastSeqno: number, now: number): ChainClock {
+  const next = lastSeqno + 1;
+  return { seqno: next, utime: Math.max(now, utimeOf(s, next)) };
 }

@@ -3,7 +3,7 @@ import { Cell as CoreCell } from '@ton/core';
 import { Blockchain, snapshotFromSerializable } from '@ton/sandbox';
 import type { ChainTip } from './block-producer.js';
 import { type Chain, chainApi } from './chain.js';
-import { newCore } from './core.js';
+import { newCore, resumedClock } from './core.js';
 import { LocalnetError } from './errors.js';
 import type { QueuedMessage } from './execution.js';
 import { enqueue } from './round.js';
@@ -12,8 +12,17 @@ import { signaturesFromJson, SNAPSHOT_FORMAT, type SnapshotFile, storedBlock } f
 import { deriveValidators } from './validators.js';
 import { type LocalnetLogger, silentLogger, type StoredBlock } from './types.js';
 
-/** Continues a chain from a snapshot: the next round has the next seqnos and links to the saved blocks. */
-export async function restoreChain(path: string, options: { logger?: LocalnetLogger } = {}): Promise<Chain> {
+export type RestoreOptions = {
+  logger?: LocalnetLogger;
+  /** Unix time (s) the chain resumes at: its next round's gen_utime (never before the old clock's). Default: the wall clock. */
+  now?: number;
+};
+
+/**
+ * Continues a chain from a snapshot: the next round has the next seqnos and links to the saved blocks,
+ * and its time is the wall clock's (the downtime is a gap between two blocks, as on a stalled network).
+ */
+export async function restoreChain(path: string, options: RestoreOptions = {}): Promise<Chain> {
   let file: SnapshotFile;
   try {
     file = JSON.parse(await readFile(path, 'utf8')) as SnapshotFile;
@@ -33,8 +42,9 @@ export async function restoreChain(path: string, options: { logger?: LocalnetLog
   });
   const last = rounds[rounds.length - 1];
   const tip = (b: StoredBlock): ChainTip => ({ id: b.id, endLt: b.endLt, stateHash: b.stateHash.new });
+  const settings = { ...file.settings, clock: resumedClock(file.settings, last.mc.id.seqno, options.now ?? Math.floor(Date.now() / 1000)) };
   const core = newCore({
-    settings: file.settings,
+    settings,
     bc,
     logger: options.logger ?? silentLogger,
     shards: basechainShards(file.settings.shards),

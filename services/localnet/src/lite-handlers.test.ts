@@ -11,7 +11,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { type BlockRecords, decodeBlock } from '@tonstream/block';
 import type { BlockRef as RecordRef } from '@tonstream/records';
-import { listBlockTransactionsExt } from '@tonstream/liteserver';
+import { getOutMsgQueueSizes, listBlockTransactionsExt } from '@tonstream/liteserver';
 import { type Chain, createChain, createTraffic, restoreChain, type Traffic } from '@tonstream/localnet';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -280,6 +280,32 @@ describe('liteserver over the local chain, with ton-lite-client', () => {
     expect((await conn.client.getLibraries([Buffer.alloc(32, 9)])).result).toEqual([]);
     const now = await conn.client.getCurrentTime();
     expect(Math.abs(now - Date.now() / 1000)).toBeLessThan(120);
+  });
+
+  it('getOutMsgQueueSizes lists the masterchain block and the shard tops with the messages waiting for delivery', async () => {
+    await traffic.step();
+    const head = (await conn.client.getMasterchainInfo()).last;
+    // Upstream lists shards in the ShardHashes tree's (prefix) order: 0x4000… before 0xc000….
+    const unsigned = (shard: string) => BigInt.asUintN(64, BigInt(shard));
+    const shardTops = Object.entries((await conn.client.getAllShardsInfo(head)).shards['0'])
+      .map(([shard, seqno]): [number, string, number] => [0, shard, seqno])
+      .sort((a, b) => (unsigned(a[1]) < unsigned(b[1]) ? -1 : 1));
+    expect(shardTops).toHaveLength(2);
+    const all = await conn.engine.query(getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 0, wc: null, shard: null });
+    expect(all.extMsgQueueSizeLimit).toBe(8000);
+    expect(all.shards[0].id).toEqual(head);
+    expect(all.shards.slice(1).map((s) => [s.id.workchain, s.id.shard, s.id.seqno])).toEqual(shardTops);
+    // Each waiting message was sent in that block: read them from the block itself.
+    for (const s of all.shards) {
+      const sent = (await fetchBlock(s.id)).transactions.reduce((n, t) => n + t.out_msgs.filter((m) => m.destination).length, 0);
+      expect(s.size).toBe(sent);
+    }
+    expect(chain.pending().internal).toBeGreaterThan(0);
+    expect(all.shards.reduce((n, s) => n + s.size, 0)).toBe(chain.pending().internal);
+    const one = await conn.engine.query(getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 1, wc: 0, shard: shardTops[0][1] });
+    expect(one.shards.map((s) => s.id)).toEqual([all.shards[1].id]);
+    const whole = await conn.engine.query(getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 1, wc: 0, shard: MC_SHARD });
+    expect(whole.shards).toEqual(all.shards.slice(1));
   });
 
   it('answers an unknown or unimplemented method and an unknown block with a liteserver error, keeping the connection', async () => {

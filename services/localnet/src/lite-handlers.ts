@@ -3,6 +3,7 @@
  * shapes a mainnet liteserver gives, with unsigned proofs (see proofs.ts for what they prove).
  * Not implemented (answered with liteServer.error 502): getState (the chain keeps no shard states),
  * getValidatorStats, the *WithProof variants; getBlockProof serves forward links only (block-proof.ts).
+ * getOutMsgQueueSizes counts the messages waiting for the next round (Chain.outMsgQueueSizes).
  */
 import { Dictionary } from '@ton/core';
 import { beginCell, type Cell, cellFromBoc, cellToBoc, prune } from '@tonstream/block';
@@ -24,6 +25,8 @@ export const MAX_ACCOUNT_TRANSACTIONS = 16;
 export const MAX_LIBRARIES = 16;
 /** Exit code runSmcMethod reports for an account without code (upstream: "account is not active"). */
 export const EXIT_CODE_NOT_ACTIVE = -256;
+/** getOutMsgQueueSizes' ext_msg_queue_size_limit: upstream collators skip low-priority externals above it (collator.cpp SKIP_EXTERNALS_QUEUE_SIZE). */
+export const EXT_MSG_QUEUE_SIZE_LIMIT = 8000;
 
 /** listBlockTransactions mode bits (lite_api.tl). */
 const MODE = { account: 1, lt: 2, hash: 4, wantProof: 32, reverse: 64, after: 128 } as const;
@@ -277,6 +280,15 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
       const to = p.mode & 1 && p.targetBlock ? masterBlock(p.targetBlock) : headBlock();
       return partialBlockProof(chain, views, from, to);
     },
+    'liteServer.getOutMsgQueueSizes': (p) => {
+      // mode bit 0: only the shards intersecting (wc, shard), as upstream filters them.
+      const only = p.mode & 1 && p.wc !== null && p.shard !== null ? { workchain: p.wc, shard: shardOf({ shard: p.shard }) } : undefined;
+      const shards = chain
+        .outMsgQueueSizes()
+        .filter((q) => !only || (q.block.workchain === only.workchain && shardsIntersect(q.block.shard, only.shard)))
+        .map((q) => ({ kind: 'liteServer.outMsgQueueSize' as const, id: toTlBlockId(q.block), size: q.size }));
+      return { kind: 'liteServer.outMsgQueueSizes', shards, extMsgQueueSizeLimit: EXT_MSG_QUEUE_SIZE_LIMIT };
+    },
     'liteServer.getShardBlockProof': (p) => {
       const b = stored(p.id);
       if (b.id.workchain === MASTERCHAIN) return { kind: 'liteServer.shardBlockProof', masterchainId: toTlBlockId(b.id), links: [] };
@@ -286,6 +298,13 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
     },
   };
   return guardAll(handlers);
+}
+
+/** Whether two shards (unsigned, tag bit included) share accounts: the shorter prefix is a prefix of the longer. */
+function shardsIntersect(a: bigint, b: bigint): boolean {
+  const [wide, narrow] = (a & -a) >= (b & -b) ? [a, b] : [b, a];
+  const mask = BigInt.asUintN(64, ~((wide & -wide) * 2n - 1n));
+  return (wide & mask) === (narrow & mask);
 }
 
 /** shard_descr as a cell of its own: the bin tree leaf without its bt_leaf$0 tag. */

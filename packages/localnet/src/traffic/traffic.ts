@@ -201,7 +201,8 @@ export async function createTraffic(chain: Chain, options: TrafficOptions): Prom
 
   const submitRound = async (): Promise<number> => {
     const head = chain.head();
-    const now = chain.getBlock(head)!.genUtime;
+    // The time the messages execute at (after a restart the chain resumes at the wall clock).
+    const now = chain.nextUtime();
     const round = head.seqno + 1;
     for (const ws of wallets) if (ws.resync && ws.funded && ws.inFlight.size === 0) await resync(ws);
     const plan = new Map<WalletState, MessageRelaxed[]>();

@@ -17,7 +17,7 @@ export type Wallet = {
   init: StateInit;
   /**
    * A signed external-in message (BoC). `seq` is the seqno (highload v3: the query id); `now` the
-   * chain time the message is made at; it stays valid for a minute (highload v3: its timeout).
+   * chain time the message executes at (the next round's); it stays valid for a minute (highload v3: its timeout).
    */
   external(d: { seq: number; now: number; messages: MessageRelaxed[]; deploy: boolean }): Promise<Uint8Array>;
 };
