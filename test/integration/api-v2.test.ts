@@ -369,6 +369,35 @@ describe('blocks', () => {
   });
 });
 
+describe('getOutMsgQueueSize', () => {
+  type QueueSizes = { '@type': string; shards: { '@type': string; id: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }; size: number }[]; ext_msg_queue_size_limit: number };
+
+  it('lists the newest masterchain and shard blocks, each with the messages it sent that the next round delivers', async () => {
+    const sizes = await ok<QueueSizes>(get('getOutMsgQueueSize'));
+    expect(sizes['@type']).toBe('blocks.outMsgQueueSizes');
+    expect(sizes.ext_msg_queue_size_limit).toBe(8000);
+    const n = sizes.shards[0].id.seqno;
+    // The chain's ledger: round n's blocks, and what round n + 1 delivered of their messages.
+    const ledger = await eventually(`round ${n + 1} in the ledger`, async () => {
+      const rounds = stack.ledger();
+      return rounds.some((r) => r.mc_seqno === n + 1) ? rounds : undefined;
+    }, 30_000, 200);
+    const round = ledger.find((r) => r.mc_seqno === n)!;
+    const delivered = new Set(ledger.find((r) => r.mc_seqno === n + 1)!.blocks.flatMap((b) => b.transactions.map((t) => t.in_msg)));
+    const blocks = [round.blocks.find((b) => b.workchain === -1)!, ...round.blocks.filter((b) => b.workchain === 0)];
+    expect(sizes.shards).toEqual(
+      blocks.map((b) => ({
+        '@type': 'blocks.outMsgQueueSize',
+        id: { '@type': 'ton.blockIdExt', workchain: b.workchain, shard: BigInt.asIntN(64, BigInt(`0x${b.shard}`)).toString(), seqno: b.seqno, root_hash: b.root_hash, file_hash: b.file_hash },
+        size: b.transactions.flatMap((t) => t.out_msgs).filter((h) => delivered.has(h)).length,
+      })),
+    );
+    const viaRpc = await rpc(base, 'getOutMsgQueueSize', {}, 'q');
+    expect(viaRpc.status).toBe(200);
+    expect(viaRpc.body).toMatchObject({ ok: true, id: 'q', result: { '@type': 'blocks.outMsgQueueSizes', ext_msg_queue_size_limit: 8000 } });
+  });
+});
+
 describe('transactions from the index', () => {
   /** An account with transactions both before the index started and after. */
   function busyAccount(indexFrom: number): string {
@@ -568,6 +597,19 @@ describe('runGetMethod', () => {
     expect(plugins.stack).toEqual([['list', { '@type': 'tvm.list', elements: [] }]]);
     const byId = await ok<{ stack: [string, string][] }>(post('runGetMethod', { address: raw(address), method: 85143, stack: [] }));
     expect(byId.stack).toEqual(seqno.stack);
+  });
+
+  it("last_transaction_id is the account's last transaction in the ledger as of the block the method ran at", async () => {
+    const seqno = await stack.indexedAt(UNINDEXED + 2);
+    // The newest basechain transaction up to round `seqno` in the chain's own ledger (read with @ton/core).
+    const upTo = ledgerTxs().filter((t) => t.round.mc_seqno <= seqno && t.block.workchain === 0);
+    const tx = upTo.at(-1)!;
+    expect(upTo.filter((t) => t.account === tx.account && BigInt(t.lt) > BigInt(tx.lt))).toEqual([]);
+    const r = await ok<{ last_transaction_id: unknown; block_id: { seqno: number } }>(post('runGetMethod', { address: tx.account, method: 'seqno', stack: [], seqno }));
+    expect(r.block_id.seqno).toBe(seqno);
+    expect(r.last_transaction_id).toEqual({ '@type': 'internal.transactionId', lt: tx.lt, hash: tx.hash });
+    const rpcAnswer = await rpc(base, 'runGetMethod', { address: tx.account, method: 'seqno', stack: [], seqno }, 3);
+    expect((rpcAnswer.body.result as { last_transaction_id: unknown }).last_transaction_id).toEqual(r.last_transaction_id);
   });
 
   it('runGetMethodStd takes and answers tvm.stackEntry objects', async () => {

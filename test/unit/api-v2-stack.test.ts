@@ -186,6 +186,8 @@ describe('envelope and liteserver failures', () => {
     expect(liteError(new Error('transaction 0:ab lt 5 hash 00 is not kept'), 'x').status).toBe(404);
     expect(liteError(new Error('cannot compute block with specified transaction: lt not in db'), 'x').status).toBe(404);
     expect(liteError(new Error('liteServer.getState is not implemented by this liteserver'), 'x').status).toBe(501);
+    // A function the liteserver predates: upstream's TL parser refuses its constructor.
+    expect(liteError(new Error('Unknown constructor found 0x7bc19c36'), 'getOutMsgQueueSizes')).toMatchObject({ status: 501, message: expect.stringMatching(/^LITE_SERVER_NOTIMPLEMENTED: getOutMsgQueueSizes is not supported/) });
     expect(liteError(new Error('Timeout'), 'x').status).toBe(504);
     expect(liteError(new Error('Engine is closed'), 'x').status).toBe(503);
     const other = liteError(new Error('cannot apply external message'), 'sendMessage');

@@ -5,7 +5,7 @@
  * failures are LiteserverError with the HTTP status the v2 envelope gives them.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { type BlockTransactionsExt, listBlockTransactionsExt, readGlobalConfig } from '@tonstream/liteserver';
+import { type BlockTransactionsExt, getOutMsgQueueSizes, listBlockTransactionsExt, type OutMsgQueueSizes, readGlobalConfig } from '@tonstream/liteserver';
 import type { Logger } from '@tonstream/runtime';
 import { type LiteEngine, LiteRoundRobinEngine, LiteSingleEngine } from 'ton-lite-client';
 import {
@@ -33,6 +33,9 @@ const CONFIG_POLL_MS = 500;
  */
 const MASTERCHAIN_INFO_MAX_AGE_MS = 250;
 
+/** runSmcMethod mode bits: 0 shard and state proofs, 2 the result stack. */
+const RUN_SMC_MODE = 1 | 4;
+
 export type BlockIdExt = tonNode_blockIdExt;
 export type AccountRef = { workchain: number; hash: Uint8Array };
 /** Exactly one of seqno, lt, utime. */
@@ -56,6 +59,7 @@ export type Liteserver = {
   blockHeader(id: BlockIdExt): Promise<liteServer_blockHeader>;
   allShards(mc: BlockIdExt): Promise<liteServer_allShardsInfo>;
   accountState(mc: BlockIdExt, account: AccountRef): Promise<liteServer_accountState>;
+  /** runSmcMethod with its result and proofs (the state proof holds the account's last transaction). */
   runMethod(mc: BlockIdExt, account: AccountRef, methodId: bigint, params: Buffer): Promise<liteServer_runMethodResult>;
   sendMessage(boc: Buffer): Promise<number>;
   configAll(mc: BlockIdExt): Promise<liteServer_configInfo>;
@@ -66,6 +70,8 @@ export type Liteserver = {
   shardBlockProof(id: BlockIdExt): Promise<liteServer_shardBlockProof>;
   /** liteServer.getBlockProof from `known` to `target` (mode 1 = target given). */
   blockProof(known: BlockIdExt, target: BlockIdExt): Promise<liteServer_partialBlockProof>;
+  /** liteServer.getOutMsgQueueSizes of every shard (newer liteservers only: older ones answer 501). */
+  outMsgQueueSizes(): Promise<OutMsgQueueSizes>;
   close(): void;
 };
 
@@ -74,7 +80,8 @@ export function liteError(err: unknown, method: string): LiteserverError {
   const message = err instanceof Error ? err.message : String(err);
   if (message === 'Timeout') return new LiteserverError(504, `LITE_SERVER_NETWORK: ${method} timed out`, { cause: err });
   if (message === 'Engine is closed') return new LiteserverError(503, `liteserver unavailable: not connected (${method})`, { cause: err });
-  if (/not implemented/i.test(message)) return new LiteserverError(501, `LITE_SERVER_NOTIMPLEMENTED: ${message}`, { cause: err });
+  // Ours says "not implemented"; upstream's TL parser "Unknown constructor found" for a function it predates.
+  if (/not implemented|unknown constructor|unknown query|unknown function/i.test(message)) return new LiteserverError(501, `LITE_SERVER_NOTIMPLEMENTED: ${method} is not supported by this liteserver (${message})`, { cause: err });
   if (/not found|not kept|not in db|unknown block|cannot load|cannot compute block/i.test(message)) return new LiteserverError(404, `LITE_SERVER_NOTREADY: ${message}`, { cause: err });
   return new LiteserverError(500, `LITE_SERVER_UNKNOWN: ${message}`, { cause: err });
 }
@@ -119,7 +126,7 @@ export function createLiteserver(engine: LiteEngine): Liteserver {
     allShards: (id) => query('getAllShardsInfo', Functions.liteServer_getAllShardsInfo, { kind: 'liteServer.getAllShardsInfo', id }),
     accountState: (id, account) => query('getAccountState', Functions.liteServer_getAccountState, { kind: 'liteServer.getAccountState', id, account: accountId(account) }),
     runMethod: (id, account, methodId, params) =>
-      query('runSmcMethod', Functions.liteServer_runSmcMethod, { kind: 'liteServer.runSmcMethod', mode: 4, id, account: accountId(account), methodId: methodId.toString(), params }),
+      query('runSmcMethod', Functions.liteServer_runSmcMethod, { kind: 'liteServer.runSmcMethod', mode: RUN_SMC_MODE, id, account: accountId(account), methodId: methodId.toString(), params }),
     async sendMessage(body) {
       const res = await query('sendMessage', Functions.liteServer_sendMessage, { kind: 'liteServer.sendMessage', body });
       return res.status;
@@ -132,6 +139,7 @@ export function createLiteserver(engine: LiteEngine): Liteserver {
       query('listBlockTransactionsExt', listBlockTransactionsExt, { kind: 'liteServer.listBlockTransactionsExt', id, mode: 7, count, after: null, reverseOrder: null, wantProof: null }),
     shardBlockProof: (id) => query('getShardBlockProof', Functions.liteServer_getShardBlockProof, { kind: 'liteServer.getShardBlockProof', id }),
     blockProof: (knownBlock, targetBlock) => query('getBlockProof', Functions.liteServer_getBlockProof, { kind: 'liteServer.getBlockProof', mode: 1, knownBlock, targetBlock }),
+    outMsgQueueSizes: () => query('getOutMsgQueueSizes', getOutMsgQueueSizes, { kind: 'liteServer.getOutMsgQueueSizes', mode: 0, wc: null, shard: null }),
     close: () => engine.close(),
   };
 }
@@ -189,6 +197,7 @@ export function connectLiteserver(path: string, logger: Logger): Liteserver {
     blockTransactionsExt: forward('blockTransactionsExt'),
     shardBlockProof: forward('shardBlockProof'),
     blockProof: forward('blockProof'),
+    outMsgQueueSizes: forward('outMsgQueueSizes'),
     close() {
       closed = true;
       clearTimeout(timer);
@@ -216,6 +225,7 @@ export function noLiteserver(): Liteserver {
     blockTransactionsExt: fail,
     shardBlockProof: fail,
     blockProof: fail,
+    outMsgQueueSizes: fail,
     close: () => {},
   };
 }

@@ -142,3 +142,18 @@ export const getShardBlockProof = defineMethod({
   },
 });
 
+/** liteServer.getOutMsgQueueSizes as tonlib's `blocks.outMsgQueueSizes` (the C++ server's route; no parameters). */
+export const getOutMsgQueueSize = defineMethod({
+  name: 'getOutMsgQueueSize',
+  summary: 'Outbound message queue size of the masterchain and of each shard (their newest blocks)',
+  source: 'liteserver',
+  params: {},
+  async handle({ lite }) {
+    const res = await lite.outMsgQueueSizes();
+    return {
+      '@type': 'blocks.outMsgQueueSizes',
+      shards: res.shards.map((s) => ({ '@type': 'blocks.outMsgQueueSize', id: blockIdExt(s.id), size: s.size })),
+      ext_msg_queue_size_limit: res.extMsgQueueSizeLimit,
+    };
+  },
+});

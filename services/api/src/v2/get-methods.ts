@@ -20,11 +20,15 @@ export function getMethodId(method: string | bigint): bigint {
 /** Largest stack a liteserver runs a get-method with (lite-server.cpp: `more than 64k parameter bytes passed`). */
 const MAX_PARAMS_BYTES = 65_536;
 
-export type GetMethodRun = { exitCode: number; stack: TupleItem[]; mc: tonNode_blockIdExt; lastTx?: { lt: bigint; hash: Buffer } };
+export type GetMethodRun = { exitCode: number; stack: TupleItem[]; mc: tonNode_blockIdExt; lastTx: { lt: bigint; hash: Buffer } };
+
+const NO_TRANSACTION = { lt: 0n, hash: Buffer.alloc(32) };
 
 /**
  * Runs a get-method on the liteserver (runSmcMethod, result and state proof). The liteserver does
  * not report gas: `gas_used` is answered as 0 (toncenter's tonlib runs the TVM itself).
+ * `lastTx`: the account's last transaction in the state the method ran on (lt 0 and a zero hash
+ * for an account that does not exist, as tonlib answers).
  */
 export async function runGetMethod(lite: Liteserver, address: AccountRef, method: string | bigint, stack: TupleItem[], seqno?: number): Promise<GetMethodRun> {
   const params = serializeTuple(stack).toBoc();
@@ -46,7 +50,7 @@ export async function runGetMethod(lite: Liteserver, address: AccountRef, method
       throw new V2Error(502, `liteserver sent an unreadable result stack: ${(err as Error).message}`, { cause: err });
     }
   }
-  return { exitCode: res.exitCode, stack: out, mc, lastTx: res.proof ? lastTransaction(res.proof, address) : undefined };
+  return { exitCode: res.exitCode, stack: out, mc, lastTx: (res.proof && lastTransaction(res.proof, address)) || NO_TRANSACTION };
 }
 
 const GET_METHOD_PARAMS = {
@@ -70,7 +74,7 @@ export const runGetMethodMethod = defineMethod({
       stack: run.stack.map(v2StackEntry),
       exit_code: run.exitCode,
       block_id: blockIdExt(run.mc),
-      ...(run.lastTx ? { last_transaction_id: transactionId(run.lastTx.lt, run.lastTx.hash) } : {}),
+      last_transaction_id: transactionId(run.lastTx.lt, run.lastTx.hash),
     };
   },
 });

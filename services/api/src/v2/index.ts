@@ -1,6 +1,6 @@
 import type express from 'express';
 import { getAddressBalance, getAddressInformation, getAddressState, getExtendedAddressInformation, getShardAccountCell, getWalletInformation } from './accounts.js';
-import { getBlockHeader, getConsensusBlock, getMasterchainBlockSignatures, getMasterchainInfo, getShardBlockProof, lookupBlock, shards } from './blocks.js';
+import { getBlockHeader, getConsensusBlock, getMasterchainBlockSignatures, getMasterchainInfo, getOutMsgQueueSize, getShardBlockProof, lookupBlock, shards } from './blocks.js';
 import { getConfigAll, getConfigParam, getLibraries } from './config.js';
 import { runGetMethodMethod, runGetMethodStdMethod } from './get-methods.js';
 import type { V2Method } from './method.js';
@@ -26,6 +26,7 @@ export const V2_METHODS: readonly V2Method[] = [
   lookupBlock,
   shards,
   getBlockHeader,
+  getOutMsgQueueSize,
   getTransactions,
   getTransactionsStd,
   getBlockTransactions,
