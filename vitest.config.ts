@@ -22,6 +22,8 @@ export default defineConfig({
           name: 'unit',
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'test/unit/**/*.test.ts'],
           testTimeout: 60_000,
+          // Unit files share the two workers with integration suites: a setup building a local chain can wait for a core.
+          hookTimeout: 60_000,
         },
       },
       {

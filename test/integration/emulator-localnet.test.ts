@@ -318,7 +318,7 @@ describe('emulator on the local network', () => {
           return refused > refusedBefore && ledgerTxs().some((t) => t.in_msg === hash) ? { lost: true } : undefined;
         }, 30_000, 20);
         if (outcome.trace) found = { trace: outcome.trace, hash };
-        else if (attempt >= 3) throw new Error(`${send.path}: every attempt landed before its emulation`);
+        else if (attempt >= 6) throw new Error(`${send.path}: every attempt landed before its emulation`);
         else console.log(JSON.stringify({ lost_race: send.path, attempt }));
       }
       const { trace, hash } = found!;
