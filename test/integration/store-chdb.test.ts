@@ -136,6 +136,7 @@ const NOT_READS: Record<string, string> = {
   transactionsWithMessage: 'SQL fragment, runs inside readTransactions (message filter cases)',
   tracesOfMessages: 'SQL fragment, runs inside readTraces and readActions (msgHashes cases)',
   advanceWatermark: 'pure: moves the watermark over receipts already read',
+  addressBookInterfaces: 'pure: the interfaces of an address book row, from facts already read',
   saveWatermark: 'a write (insert), not a query',
   advanceTracesWatermark: 'pure: moves the traces watermark over receipts already read',
   saveTracesWatermark: 'a write (insert), not a query',
