@@ -216,9 +216,11 @@ describe('pipeline end to end on the local network', () => {
     await until(`the watermark at ${STOP_AT}`, async () => (watermark.checked() >= STOP_AT ? true : undefined), 60_000, 200);
     await watermark.stop();
     expect(watermark.problems).toEqual([]);
-    // The watermark followed the chain while it ran, in several steps (every seqno up to the last is
-    // checked whatever the steps); how many depends on how long batches and the faults above take.
-    expect(watermark.seen.length).toBeGreaterThanOrEqual(3);
+    // The watermark followed the chain while it ran, in steps (every seqno up to the last is checked
+    // whatever the steps); how many depends on how long batches and the faults above take: on a loaded
+    // machine the restarted writer may rejoin its group only during the outage, and the watermark then
+    // goes from its first value to the end in one step.
+    expect(watermark.seen.length).toBeGreaterThanOrEqual(2);
     expect(watermark.seen[0].seqno).toBeLessThan(STOP_AT / 2);
     // How far the watermark trailed the chain: from a round's production to the watermark reaching it.
     const produced = new Map(rounds.map((r) => [r.mc_seqno, r.produced_at_ms]));
