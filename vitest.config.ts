@@ -10,6 +10,11 @@ const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
 
 export default defineConfig({
   test: {
+    // Two files at a time, of either project: integration suites are isolated (own databases, topic
+    // prefixes, Redis keys, locked ports; outages are proxies of their own) and spend much of their
+    // time waiting on the chain, Kafka and services. More would overload two cores.
+    maxWorkers: 2,
+    reporters: ['default', './test/support/failures-as-they-happen.ts'],
     projects: [
       {
         resolve,
@@ -30,9 +35,6 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One at a time: two side by side on two cores finish in 25-27 min instead of ~42, but still
-          // show a timing assumption now and then (fetcher-gaps, ops-stack's setup); back on once fixed.
-          fileParallelism: false,
           globalSetup: ['test/support/integration-setup.ts'],
         },
       },

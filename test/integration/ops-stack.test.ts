@@ -117,6 +117,13 @@ async function onCurrentClickHouse(sqls: string[]): Promise<{ version: string; r
   return { version: out.version, rows: out.results.slice(-sqls.length).map((r) => (r as { rows: string[] }).rows.map((l) => normalized(JSON.parse(l) as Record<string, unknown>))) };
 }
 
+/** What each service printed last: a setup that timed out says where the pipeline stood. */
+function serviceTails(): string {
+  return Object.values(procs)
+    .map((p) => `--- ${p.name}:\n${p.output().slice(-1500)}`)
+    .join('\n');
+}
+
 function assertAlive() {
   for (const p of Object.values(procs)) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode}:\n${p.output().slice(-3000)}`);
 }
@@ -173,19 +180,26 @@ beforeAll(async () => {
   await start('metadata');
   await start('decoder');
   await start('fetcher');
-  await eventually('the API to serve masterchain block 5', async () => ((await watermark()) >= 5 ? true : undefined), 180_000, 500, assertAlive);
-  apiTraffic = startApiTraffic();
-  // Every target scraped and up, over enough samples for the panels' 30 s rate windows.
-  await eventually(
-    'Prometheus to have 30 s of scrapes of every service, all up',
-    async () => {
-      const up = await promQuery('min_over_time(up{job="tonstream"}[30s]) == 1 and count_over_time(up{job="tonstream"}[30s]) >= 25');
-      return up.length === SERVICES.length ? true : undefined;
-    },
-    120_000,
-    1_000,
-    assertAlive,
-  );
+  try {
+    await eventually('the API to serve masterchain block 5', async () => ((await watermark()) >= 5 ? true : undefined), 180_000, 500, assertAlive);
+    apiTraffic = startApiTraffic();
+    // Every target scraped and up, over enough samples for the panels' 30 s rate windows. A scrape
+    // may miss its 1 s timeout now and then on two busy cores (a busy event loop), so not every one.
+    await eventually(
+      'Prometheus to have 30 s of scrapes of every service, at least 25 of them up',
+      async () => {
+        const up = await promQuery('sum_over_time(up{job="tonstream"}[30s])');
+        const short = SERVICES.filter((s) => !up.some((u) => u.metric.service === s && Number(u.value[1]) >= 25));
+        if (short.length > 0) throw new Error(`short of 25 successful scrapes: ${short.join(', ')} (${up.map((u) => `${u.metric.service} ${u.value[1]}`).join(', ')})`);
+        return true;
+      },
+      120_000,
+      1_000,
+      assertAlive,
+    );
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\nwatermark ${await watermark().catch(() => 'unknown')}\n${serviceTails()}`, { cause: err });
+  }
 }, 360_000);
 
 afterAll(async () => {

@@ -1,17 +1,22 @@
 /**
  * The index as API clients see it, for Prometheus: read from ClickHouse at scrape time, so it stays
- * true while the writer is down (the "indexer stalled" alert relies on that).
+ * true while the writer is down (the "indexer stalled" alert relies on that). A scrape waits at most
+ * READ_BUDGET_MS for the read and otherwise reports the last one: a slow ClickHouse must not make the
+ * whole target time out (and look down) in Prometheus.
  */
 import type { Watermark } from '@tonstream/store';
 import { Gauge, type Registry } from 'prom-client';
 import type { IndexState } from '../index-state.js';
 
+const READ_BUDGET_MS = 250;
+
 export function registerIndexMetrics(registry: Registry, index: IndexState, now: () => number = Date.now): void {
   let last: Watermark | null = null;
   let reachable = 0;
-  // One read per scrape, shared by the three gauges (prom-client collects each one separately).
+  // One read at a time, shared by the three gauges (prom-client collects each one separately) and
+  // by a later scrape while it is still running.
   let scrape: Promise<void> | undefined;
-  const read = () =>
+  const start = () =>
     (scrape ??= index
       .watermark()
       .then(
@@ -25,6 +30,11 @@ export function registerIndexMetrics(registry: Registry, index: IndexState, now:
         },
       )
       .finally(() => setImmediate(() => (scrape = undefined))));
+  const read = () => {
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, READ_BUDGET_MS)));
+    return Promise.race([start(), budget]).finally(() => clearTimeout(timer));
+  };
   const registers = [registry];
   new Gauge({
     name: 'tonstream_api_index_mc_seqno',
@@ -46,7 +56,7 @@ export function registerIndexMetrics(registry: Registry, index: IndexState, now:
   });
   new Gauge({
     name: 'tonstream_api_clickhouse_up',
-    help: '1 when the API read the watermark from ClickHouse at this scrape, else 0',
+    help: '1 when the API\'s last read of the watermark from ClickHouse succeeded, else 0',
     registers,
     async collect() {
       await read();
