@@ -5,7 +5,7 @@ import type { TransactionRecord } from '@tonstream/records';
 import type { AccountSnapshot, ChainState, HeadBlock } from './chain-state.js';
 import { type ExternalMessage, parseExternal } from './external.js';
 import { type DetectedInterfaces, detectInterfaces } from './interfaces.js';
-import { decodeEmulatedTransaction } from './tx-record.js';
+import { decodeEmulatedTransaction, globalVersion } from './tx-record.js';
 
 /** toncenter's emulator stops a trace at 256 transactions or depth 32 (reference traces-and-actions.md §5.2). */
 export const MAX_TRACE_TRANSACTIONS = 256;
@@ -89,6 +89,7 @@ export function createTraceEmulator({ state, executor, limits = {}, randomSeed =
       const external = parseExternal(boc);
       const head = await state.head();
       const config = await state.config(head);
+      const version = globalVersion(config);
       const now = head.utime + 1;
       const mcSeqno = head.seqno + 1;
       const accounts = new Map<string, AccountSnapshot>();
@@ -123,7 +124,7 @@ export function createTraceEmulator({ state, executor, limits = {}, randomSeed =
           continue;
         }
         const [workchain] = item.destination.split(':');
-        const tx = decodeEmulatedTransaction(Buffer.from(res.result.transaction, 'base64'), Number(workchain), { ...account.shardBlock, seqno: account.shardBlock.seqno + 1 }, mcSeqno);
+        const tx = decodeEmulatedTransaction(Buffer.from(res.result.transaction, 'base64'), Number(workchain), { ...account.shardBlock, seqno: account.shardBlock.seqno + 1 }, mcSeqno, version);
         accounts.set(item.destination, { shardAccount: res.result.shardAccount, shardBlock: account.shardBlock });
         transactions.push({ record: tx.record, depth: item.depth, parent: item.parent });
         lt = maxLt(lt, tx.record);

@@ -12,13 +12,20 @@ export type DecodedTransaction = {
 /**
  * Decodes a transaction BoC the executor returned with @tonstream/block, the decoder's own code, so an
  * emulated record has exactly the fields and forms of an indexed one. `shardBlock` and `mcSeqno` are
- * where it is expected to land.
+ * where it is expected to land; `globalVersion` is the config's (globalVersion()), as a block's would be.
  */
-export function decodeEmulatedTransaction(txBoc: Buffer, workchain: number, shardBlock: BlockId, mcSeqno: number): DecodedTransaction {
+export function decodeEmulatedTransaction(txBoc: Buffer, workchain: number, shardBlock: BlockId, mcSeqno: number, globalVersion?: number): DecodedTransaction {
   const cells = parseBoc(txBoc);
   const tx = loadTransaction(new Slice(cells, cells.roots[0], 'Transaction'));
-  const record = transactionRecord(cells, tx, `${workchain}:${tx.accountAddr.toUpperCase()}`, shardBlock, mcSeqno);
+  const record = transactionRecord(cells, tx, `${workchain}:${tx.accountAddr.toUpperCase()}`, shardBlock, mcSeqno, globalVersion);
   return { record, outMessages: outMessageCells(txBoc) };
+}
+
+/** ConfigParam 8, `capabilities#c4 version:uint32 capabilities:uint64 = GlobalVersion`, of a config dictionary BoC (base64). */
+export function globalVersion(configBoc: string): number | undefined {
+  const params = Dictionary.loadDirect(Dictionary.Keys.Int(32), Dictionary.Values.Cell(), Cell.fromBase64(configBoc));
+  const p8 = params.get(8)?.beginParse();
+  return p8 && p8.loadUint(8) === 0xc4 ? p8.loadUint(32) : undefined;
 }
 
 /**

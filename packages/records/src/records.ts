@@ -72,6 +72,11 @@ export type MessageRecord = {
   value_extra_currencies: Record<string, string>;
   fwd_fee: string | null;
   ihr_fee: string | null;
+  /**
+   * int_msg_info's `extra_flags`, from global version 12 on (before it, the same bits were `ihr_fee`):
+   * null for external messages and older blocks; absent from records written before it was read.
+   */
+  extra_flags?: string | null;
   import_fee: string | null;
   created_lt: string | null;
   created_at: string | null;

@@ -81,6 +81,7 @@ const messageShape = {
   value_extra_currencies: extraCurrencies,
   fwd_fee: nullable(amount),
   ihr_fee: nullable(amount),
+  extra_flags: optional(nullable(amount)),
   import_fee: nullable(amount),
   created_lt: nullable(u64),
   created_at: nullable(decimal(32)),

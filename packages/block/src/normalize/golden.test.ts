@@ -1,3 +1,4 @@
+import { Cell, Dictionary, loadMessage } from '@ton/core';
 import { describe, expect, it } from 'vitest';
 import { parseBoc } from '../boc/parse-boc.js';
 import { fixtureBlocks, readFixture, sourcesRootHashes } from '../test-support/fixtures.js';
@@ -201,3 +202,54 @@ function sourcesMasterRef(file: string): number {
   if (!ref) throw new Error(`SOURCES.md notes no master_ref for ${file}`);
   return Number(ref[1]);
 }
+
+/**
+ * gen_software's version read with @ton/core from the block header, the decoder's own parser aside:
+ * block#11ef55aa global_id:int32 info:^BlockInfo ...; block_info#9bc7a987 version:uint32, 8 flag bits,
+ * flags:(## 8) seqno:# vert_seqno:# shard:ShardIdent (shard_ident$00 shard_pfx_bits:(#<= 60)
+ * workchain_id:int32 shard_prefix:uint64) gen_utime:uint32 start_lt:uint64 end_lt:uint64 and four
+ * uint32, then gen_software:flags . 0?GlobalVersion (capabilities#c4 version:uint32 ...).
+ */
+function headerGlobalVersion(bytes: Buffer): number | undefined {
+  const info = Cell.fromBoc(bytes)[0].refs[0].beginParse();
+  info.skip(32 + 32 + 8);
+  const flags = info.loadUint(8);
+  info.skip(32 + 32 + 2 + 6 + 32 + 64 + 32 + 64 + 64 + 4 * 32);
+  if ((flags & 1) === 0) return undefined;
+  expect(info.loadUint(8)).toBe(0xc4);
+  return info.loadUint(32);
+}
+
+describe('decodeBlock() message fees: ihr_fee before global version 12, extra_flags from it on (as toncenter reads them)', () => {
+  const versions = blocks.map(({ name, bytes }) => ({ name, bytes, version: headerGlobalVersion(Buffer.from(bytes)) }));
+
+  it('the fixtures hold blocks of both eras', () => {
+    expect(versions.some((b) => (b.version ?? 0) >= 12)).toBe(true);
+    expect(versions.some((b) => (b.version ?? 0) < 12)).toBe(true);
+  });
+
+  for (const { name, bytes, version } of versions) {
+    it(`${name} (global version ${version ?? 'none'})`, () => {
+      const rec = decodeBlock(bytes);
+      // Every message cell of the block's transactions (^[ in_msg:(Maybe ^Message) out_msgs:(HashmapE 15 ^Message) ]), read by @ton/core.
+      const byHash = new Map<string, ReturnType<typeof loadMessage>>();
+      for (const t of rec.transactions) {
+        const io = Cell.fromBase64(t.boc).refs[0].beginParse();
+        const cells = [io.loadMaybeRef(), ...io.loadDict(Dictionary.Keys.Uint(15), Dictionary.Values.Cell()).values()];
+        for (const c of cells) if (c) byHash.set(c.hash().toString('base64'), loadMessage(c.beginParse()));
+      }
+      const messages = rec.transactions.flatMap((t) => [t.in_msg, ...t.out_msgs]).filter((m) => m !== null);
+      expect(new Set(messages.map((m) => m.hash))).toEqual(new Set(byHash.keys()));
+      for (const m of messages) {
+        const info = byHash.get(m.hash)!.info;
+        if (info.type !== 'internal') {
+          expect([m.ihr_fee, m.extra_flags]).toEqual([null, null]);
+        } else if ((version ?? 0) >= 12) {
+          expect([m.ihr_fee, m.extra_flags]).toEqual(['0', info.ihrFee.toString()]);
+        } else {
+          expect([m.ihr_fee, m.extra_flags]).toEqual([info.ihrFee.toString(), null]);
+        }
+      }
+    });
+  }
+});

@@ -44,7 +44,7 @@ export function blockRecords(block: Block, bytes: Uint8Array, options: DecodeOpt
   for (const ab of block.extra.accountBlocks) {
     const account = `${workchain}:${ab.accountAddr.toUpperCase()}`;
     for (const tx of ab.transactions) {
-      const rec = transactionRecord(cells, tx, account, id, mcSeqno);
+      const rec = transactionRecord(cells, tx, account, id, mcSeqno, info.genSoftware?.version);
       transactions.push(rec);
       const row = { tx_hash: rec.hash, tx_lt: rec.lt, mc_block_seqno: mcSeqno };
       if (rec.in_msg) messages.push({ ...rec.in_msg, direction: 'in', ...row });
@@ -140,8 +140,9 @@ function prevBlockRefs(block: Block): BlockRef[] {
   return [ref(info.prevRefs[0], info.afterSplit ? shardParent(info.shard.shard) : info.shard.shard)];
 }
 
-export function transactionRecord(cells: CellTable, tx: Transaction, account: string, blockRef: BlockId, mcSeqno: number | null): TransactionRecord {
-  const outMsgs = tx.outMsgs.map((m) => messageRecord(cells, m));
+/** `globalVersion`: the chain's global version the block was made under (its gen_software); see messageRecord. */
+export function transactionRecord(cells: CellTable, tx: Transaction, account: string, blockRef: BlockId, mcSeqno: number | null, globalVersion?: number): TransactionRecord {
+  const outMsgs = tx.outMsgs.map((m) => messageRecord(cells, m, globalVersion));
   outMsgs.sort((a, b) => (BigInt(a.created_lt ?? 0) < BigInt(b.created_lt ?? 0) ? -1 : 1));
   return {
     account,
@@ -159,15 +160,24 @@ export function transactionRecord(cells: CellTable, tx: Transaction, account: st
     account_state_hash_after: toBase64(tx.stateUpdate.newHash),
     description: descriptionRecord(tx.description),
     block_ref: blockRef,
-    in_msg: tx.inMsg ? messageRecord(cells, tx.inMsg) : null,
+    in_msg: tx.inMsg ? messageRecord(cells, tx.inMsg, globalVersion) : null,
     out_msgs: outMsgs,
     // Last: the store cuts it from the record text (transaction_bocs).
     boc: b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
   };
 }
 
-export function messageRecord(cells: CellTable, m: Message): MessageRecord {
+/** From this global version on, int_msg_info's old `ihr_fee` bits are `extra_flags` (TVM upgrade of 2025). */
+export const EXTRA_FLAGS_VERSION = 12;
+
+/**
+ * `globalVersion` decides what the fee field after `value` is, as toncenter's indexer reads it: from
+ * EXTRA_FLAGS_VERSION on it is `extra_flags` (and `ihr_fee` is 0), before it `ihr_fee` (and
+ * `extra_flags` null). Unknown (a block without gen_software, a lone message): the old reading.
+ */
+export function messageRecord(cells: CellTable, m: Message, globalVersion?: number): MessageRecord {
   const info = m.info;
+  const flagsEra = globalVersion !== undefined && globalVersion >= EXTRA_FLAGS_VERSION;
   const body = content(cells, m.body);
   const rec: MessageRecord = {
     hash: b64(cells.hash(m.cell)),
@@ -176,7 +186,8 @@ export function messageRecord(cells: CellTable, m: Message): MessageRecord {
     value: info.type === 'internal' ? info.value.grams.toString() : null,
     value_extra_currencies: info.type === 'internal' ? info.value.other : {},
     fwd_fee: info.type === 'internal' ? info.fwdFee.toString() : null,
-    ihr_fee: info.type === 'internal' ? info.ihrFee.toString() : null,
+    ihr_fee: info.type === 'internal' ? (flagsEra ? '0' : info.ihrFee.toString()) : null,
+    extra_flags: info.type === 'internal' && flagsEra ? info.ihrFee.toString() : null,
     import_fee: info.type === 'external-in' ? info.importFee.toString() : null,
     created_lt: info.type === 'external-in' ? null : info.createdLt.toString(),
     created_at: info.type === 'external-in' ? null : String(info.createdAt),

@@ -5,7 +5,8 @@ import { type CurrencyCollection, loadCurrencyCollection, loadMaybe, loadMsgAddr
 /**
  * int_msg_info$0 ihr_disabled:Bool bounce:Bool bounced:Bool src:MsgAddressInt dest:MsgAddressInt
  *   value:CurrencyCollection ihr_fee:Grams fwd_fee:Grams created_lt:uint64 created_at:uint32
- * (since 2025 `ihr_fee` is read as `extra_flags`; the encoding is the same)
+ * (from global version 12, 2025, the `ihr_fee` bits are `extra_flags:(VarUInteger 16)`: the same
+ * encoding, so it is read once here and named by the normalizer)
  */
 export type IntMsgInfo = {
   type: 'internal';

@@ -35,7 +35,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   MessageContent: obj({ hash: S, body: { ...S, description: 'BoC, base64' }, decoded: nullable({ type: 'object' }) }),
   Message: obj({
     hash: S, source: nullable(S), destination: nullable(S), value: nullable(S), value_extra_currencies: amounts,
-    fwd_fee: nullable(S), ihr_fee: nullable(S), import_fee: nullable(S), created_lt: nullable(S), created_at: nullable(S),
+    fwd_fee: nullable(S), ihr_fee: nullable(S), extra_flags: nullable(S), import_fee: nullable(S), created_lt: nullable(S), created_at: nullable(S),
     opcode: nullable({ ...S, description: '"0x%08x"' }), decoded_opcode: nullable(S),
     ihr_disabled: nullable(B), bounce: nullable(B), bounced: nullable(B),
     message_content: nullable(ref('MessageContent')), init_state: nullable(ref('MessageContent')), hash_norm: S,
