@@ -189,6 +189,9 @@ describe('v3 over the mainnet fixture blocks', () => {
       expect(tx[k], k).toEqual({ hash: expect.stringMatching(/^[A-Za-z0-9+/]{43}=$/), ...unknownState });
     }
     expect(tx).not.toHaveProperty('account_state_hash_before');
+    // toncenter's description fields are all `omitempty` (ton-index-go TransactionDescr): no null, no empty map.
+    for (const t of list) expect(JSON.stringify(t.description), t.hash as string).not.toMatch(/null|\{\}/);
+    expect(list.some((t) => (t.description as Json).compute_ph !== undefined)).toBe(true);
     const msg = tx.in_msg as Json;
     const mtypes: Record<string, string[]> = {
       hash: ['string'], source: ['string', 'null'], destination: ['string'], value: ['string', 'null'], value_extra_currencies: ['object'],

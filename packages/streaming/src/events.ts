@@ -1,4 +1,4 @@
-import type { AccountStateRecord, MessageRecord, TransactionRecord } from '@tonstream/records';
+import { type AccountStateRecord, type MessageRecord, type TransactionRecord, wireDescription } from '@tonstream/records';
 import { actionAddresses, type ActionRecord } from '@tonstream/traces';
 import { actionJson, eventActions, isActionSelected, type ActionFilter, type EventAction } from './action-json.js';
 import { userFriendly } from './address.js';
@@ -178,7 +178,7 @@ function transactionObject(t: EventTx, finality: Finality): Record<string, unkno
     end_status: r.end_status,
     total_fees: r.total_fees,
     total_fees_extra_currencies: r.total_fees_extra_currencies,
-    description: r.description,
+    description: wireDescription(r.description),
     block_ref: r.block_ref,
     in_msg: r.in_msg && v3Message(r.in_msg),
     out_msgs: r.out_msgs.map(v3Message),

@@ -1,5 +1,5 @@
 import { beginCell } from '@ton/core';
-import type { BlockRecord, MessageContent, MessageRow, TransactionRow } from '@tonstream/records';
+import { type BlockRecord, type MessageContent, type MessageRow, type TransactionRow, wireDescription } from '@tonstream/records';
 import { opcodeName } from '@tonstream/contracts';
 import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstream/store';
 
@@ -88,6 +88,7 @@ export function toV3Transaction(t: TransactionRow, messages: Map<string, Message
   const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, boc: _boc, ...rest } = t;
   return {
     ...rest,
+    description: wireDescription(rest.description),
     in_msg: in_msg && toV3Message(find('in', in_msg.hash)),
     out_msgs: out_msgs.map((m) => find('out', m.hash)).sort(byCreatedLt).map(toV3Message),
     account_state_before: toV3AccountState(before, states.get(accountStateKey(t.account, before))),
