@@ -47,7 +47,7 @@ export function toAccountStateFull(s: AccountStateRecord, includeBoc: boolean) {
   };
 }
 
-/** `WalletState` (§3): type, seqno, wallet_id and (v5 r1) is_signature_allowed for standard wallets. */
+/** `WalletState` (§3): type, seqno, wallet_id and (v5 r1) is_signature_allowed for standard wallets; what toncenter omits when empty, omitted. */
 export function toWalletState(s: AccountStateRecord) {
   const type = s.status === 'active' ? walletType(s.code_hash) : undefined;
   const data = type ? parseWalletData(type, s.data_boc) : {};
@@ -58,7 +58,8 @@ export function toWalletState(s: AccountStateRecord) {
     ...(data.seqno !== undefined ? { seqno: data.seqno } : {}),
     ...(data.wallet_id !== undefined ? { wallet_id: data.wallet_id } : {}),
     balance: s.balance,
-    extra_currencies: s.extra_currencies,
+    // toncenter's WalletState has it `omitempty` (AccountStateFull does not): no currencies, no field.
+    ...(Object.keys(s.extra_currencies).length > 0 ? { extra_currencies: s.extra_currencies } : {}),
     ...(data.is_signature_allowed !== undefined ? { is_signature_allowed: data.is_signature_allowed } : {}),
     status: s.status,
     ...omitNull('code_hash', s.code_hash),

@@ -82,7 +82,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   WalletState: obj({
     address: S, is_wallet: B, wallet_type: { ...S, example: 'wallet v4 r2' }, seqno: N, wallet_id: N, balance: S, extra_currencies: amounts,
     is_signature_allowed: { ...B, description: 'wallet v5 r1 only' }, status: S, code_hash: S, last_transaction_hash: nullable(S), last_transaction_lt: nullable(S),
-  }, ['wallet_type', 'seqno', 'wallet_id', 'is_signature_allowed', 'code_hash']),
+  }, ['wallet_type', 'seqno', 'wallet_id', 'extra_currencies', 'is_signature_allowed', 'code_hash']),
   WalletStatesResponse: obj({ wallets: { type: 'array', items: ref('WalletState') }, address_book: ref('AddressBook'), metadata: ref('Metadata') }),
   AccountBalance: obj({ account: S, balance: S }),
   MessagesResponse: obj({
