@@ -135,6 +135,30 @@ describe('v3 over the mainnet fixture blocks', () => {
     expect(blocksOf(await ok('/api/v3/blocks?limit=0')).length).toBe(1);
   });
 
+  it('limit: 10 when a request sends none; API_DEFAULT_LIMIT (the app\'s defaults) changes it, in answers and the OpenAPI document', async () => {
+    const ofBlock = 'workchain=0&seqno=30816553';
+    expect(sourcesBlock('wc0_8000000000000000_30816553.boc').transactions).toBeGreaterThan(10);
+    expect(txs(await ok(`/api/v3/transactions?${ofBlock}`)).length).toBe(10);
+    const limitDefault = (doc: Json, path: string) =>
+      ((doc.paths as Record<string, { get: { parameters: { name: string; schema: { default?: number } }[] } }>)[path].get.parameters.find((p) => p.name === 'limit')!.schema.default);
+    expect(limitDefault(await ok('/api/v3/openapi.json'), '/api/v3/transactions')).toBe(10);
+
+    const app = createApp({ store, registry: createRegistry('api-v3-limit'), logger: createLogger({ level: 'error' }), defaults: { limit: 3 } });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => server.once('listening', r));
+    const other = (path: string) => okJson(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, path);
+    try {
+      expect(txs(await other(`/api/v3/transactions?${ofBlock}`)).length).toBe(3);
+      expect(txs(await other(`/api/v3/transactions?${ofBlock}&limit=5`)).length).toBe(5);
+      expect(blocksOf(await other('/api/v3/blocks')).length).toBe(3);
+      const doc = await other('/api/v3/openapi.json');
+      expect(limitDefault(doc, '/api/v3/transactions')).toBe(3);
+      expect(limitDefault(doc, '/api/v3/dns/records')).toBe(100); // fixed by toncenter for DNS records
+    } finally {
+      await new Promise((r) => server.close(() => r(undefined)));
+    }
+  });
+
   it('transactions of a block are the oracle hashes, with the oracle out message counts, in lt order', async () => {
     for (const oracle of tongoOracles()) {
       const blk = oracle.block;

@@ -11,6 +11,7 @@ import { createStatusRouter, STATUS_DATA_PATH } from './status/index.js';
 import type { RateLimit } from './limits/rate-limit.js';
 import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
+import type { RequestDefaults } from './v3/params.js';
 import type { PendingReader } from './v3/pending.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 
@@ -23,7 +24,18 @@ export { HttpError };
  * `pending`: the emulator's Redis, for /pendingTraces, /pendingActions, /pendingTransactions. @default none (they answer 503)
  * `healthNotes`: what works less well without stopping the API (e.g. pending externals not published), added to /healthcheck. @default none
  */
-export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testnet?: boolean; rateLimit?: RateLimit; lite?: Liteserver; pending?: PendingReader; healthNotes?: () => string[] };
+export type ApiDeps = {
+  store: Store;
+  registry: Registry;
+  logger: Logger;
+  testnet?: boolean;
+  rateLimit?: RateLimit;
+  lite?: Liteserver;
+  pending?: PendingReader;
+  healthNotes?: () => string[];
+  /** v3 values of parameters a request leaves out (API_DEFAULT_LIMIT). */
+  defaults?: RequestDefaults;
+};
 
 /**
  * The HTTP API. This is the skeleton the v2/v3 endpoints grow on: routing, errors as toncenter
@@ -31,7 +43,7 @@ export type ApiDeps = { store: Store; registry: Registry; logger: Logger; testne
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [] }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -65,7 +77,7 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   if (rateLimit) app.use(['/api/v2', '/api/v3', STATUS_DATA_PATH], rateLimit.middleware);
   app.use(createStatusRouter({ store, index, registry }));
   app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
-  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending }));
+  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, defaults }));
 
   app.use('/api/v3', (req) => {
     throw new HttpError(404, `no such endpoint: ${req.method} /api/v3${req.path}`);

@@ -1,4 +1,5 @@
 import { bool, hostPorts, int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './v3/params.js';
 
 export type ApiConfig = {
   /** Interface the HTTP API listens on. @default 127.0.0.1 */
@@ -22,6 +23,11 @@ export type ApiConfig = {
   redisPrefix: string;
   /** Reverse proxies in front of the API whose X-Forwarded-For names the client IP the limits count. @default 0 */
   trustProxy: number;
+  /**
+   * v3 page size when a request sends no `limit` (toncenter's docs and hosted service: 10; its server's
+   * `-default-limit` flag: 100). @default 10
+   */
+  defaultLimit: number;
   /**
    * TON global config (liteservers) for the v2 node-level methods; the fetcher's variable is the
    * fallback, so one setting serves both. `none`: no liteservers (those methods answer 503).
@@ -49,6 +55,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       anonymousRps: int('API_RATE_LIMIT_ANONYMOUS_RPS', 'requests per second per client IP without a key', 1, { min: 1, max: 1_000_000 }),
       redisUrl: url('REDIS_URL', 'Redis holding API keys and rate-limit windows', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
       redisPrefix: str('API_REDIS_PREFIX', 'prefix of the Redis keys of API keys and limits', 'tonstream:api:'),
+      defaultLimit: int('API_DEFAULT_LIMIT', 'v3 page size when a request sends no limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT }),
       trustProxy: int('API_TRUST_PROXY', 'reverse proxies whose X-Forwarded-For is trusted for the client IP', 0, { min: 0, max: 16 }),
       pendingRedisPrefix: str('PENDING_REDIS_PREFIX', 'prefix of the pending trace keys in Redis', 'tonstream:'),
       kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka brokers, where accepted externals are published for the emulator', ['127.0.0.1:9092']),

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
   const lite = chain && publisher ? publisher.wrap(chain) : chain;
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   shutdown.add('pending redis', async () => pending.redis.disconnect());
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined });
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit } });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);

@@ -8,7 +8,7 @@ import { bodyValues, jsonBody } from './json-body.js';
 import type { PendingReader } from './pending.js';
 import type { JsonSchema } from './kinds.js';
 import { createWatermarkCache } from './watermark-cache.js';
-import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, SETTINGS, type Settings } from './params.js';
+import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, type RequestDefaults, SETTINGS, type Settings } from './params.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {
@@ -62,7 +62,8 @@ export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoin
   return endpoint as unknown as Endpoint;
 }
 
-export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number; lite?: Liteserver; pending?: PendingReader };
+/** `defaults`: what a request that leaves a parameter out gets (API_DEFAULT_LIMIT); toncenter's documented ones if not given. */
+export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number; lite?: Liteserver; pending?: PendingReader; defaults?: RequestDefaults };
 
 /**
  * Every response of an endpoint carries `X-Index-Mc-Seqno` (the watermark; 0 before anything is
@@ -88,7 +89,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const strict = String(req.headers['x-strict-params'] ?? '').toLowerCase() === 'true';
     const search = new URL(req.originalUrl, 'http://localhost').searchParams;
     const source = req.method === 'POST' ? postValues(endpoint.params, req.body, search) : search;
-    const { params, settings } = parseRequest(endpoint.params, source, req.headers, strict);
+    const { params, settings } = parseRequest(endpoint.params, source, req.headers, strict, deps.defaults);
     const deadline = readDeadline(res, settings.timeoutMs);
     const { signal } = deadline;
     try {

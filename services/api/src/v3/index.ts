@@ -62,7 +62,7 @@ export const V3_API_VERSION = '0.1.0';
 /** The /api/v3 router: the endpoints, `GET /openapi.json` generated from them and its docs page. */
 export function createV3Router(deps: V3Deps): express.Router {
   const router = v3Router(V3_ENDPOINTS, deps);
-  const doc = openApiDocument(V3_ENDPOINTS, V3_API_VERSION);
+  const doc = openApiDocument(V3_ENDPOINTS, V3_API_VERSION, deps.defaults);
   router.get('/openapi.json', (_req, res) => {
     res.json(doc);
   });

@@ -1,11 +1,12 @@
 import type { Endpoint } from './endpoint.js';
 import { bodySchema, MAX_JSON_BODY_BYTES } from './json-body.js';
 import type { JsonSchema } from './kinds.js';
-import { type Param, SETTINGS } from './params.js';
+import { DEFAULT_LIMIT, type Param, type RequestDefaults, SETTINGS } from './params.js';
 import { SCHEMAS, ref } from './schemas.js';
 
 /** OpenAPI 3.0 document of the served v3 endpoints, built from their declarations (nothing hand-kept). */
-export function openApiDocument(endpoints: readonly Endpoint[], version: string): Record<string, unknown> {
+export function openApiDocument(endpoints: readonly Endpoint[], version: string, defaults: RequestDefaults = { limit: DEFAULT_LIMIT }): Record<string, unknown> {
+  const parameter = (name: string, p: Param<unknown>) => parameterObject(name, p.configuredDefault ? { ...p, default: defaults.limit } : p);
   const paths: Record<string, unknown> = {};
   for (const e of endpoints) {
     const responses: Record<string, unknown> = {
@@ -60,7 +61,7 @@ const INDEX_HEADERS = {
   'X-Index-Lag-Seconds': { description: 'Now minus the watermark block gen_utime (absent before any block is indexed)', schema: { type: 'integer' } },
 };
 
-function parameter(name: string, p: Param<unknown>) {
+function parameterObject(name: string, p: Param<unknown>) {
   const base: JsonSchema = { ...p.kind.schema, ...(p.default !== undefined ? { default: typeof p.default === 'bigint' ? p.default.toString() : p.default } : {}) };
   // A required list needs one value: an empty array is not sent at all (form, explode).
   const schema: JsonSchema = p.array ? { type: 'array', items: p.kind.schema, ...(p.required ? { minItems: 1 } : {}), ...(p.maxItems ? { maxItems: p.maxItems } : {}) } : base;

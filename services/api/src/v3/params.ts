@@ -18,6 +18,8 @@ export type Param<V> = {
   /** Most values an array parameter takes. */
   maxItems?: number;
   default?: unknown;
+  /** Set on `limit()` without a fixed default: its default is the operator's (RequestDefaults.limit). */
+  configuredDefault?: true;
   /** The value handed to the handler, from the non-empty texts sent for the key; throws ParamError. */
   read(texts: string[], name: string): V;
 };
@@ -106,20 +108,31 @@ export function requiredList<T>(kind: Kind<T>, description: string, missing: str
   };
 }
 
-/** Page size of lists. toncenter's code defaults to 100, its docs and hosted service say 10: we follow the docs. */
+/**
+ * Page size of lists when a request names none, unless the operator sets another (API_DEFAULT_LIMIT):
+ * toncenter's docs and hosted service say 10; its server takes it from a flag (`-default-limit`, 100).
+ */
 export const DEFAULT_LIMIT = 10;
+
+/** What the operator sets for requests that leave a parameter out. */
+export type RequestDefaults = { limit: number };
 export const MAX_LIMIT = 1000;
 
 const int64 = kinds.intRange(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
 
-/** `limit`: values below 1 become 1 (as toncenter); above MAX_LIMIT is an error naming `limit`. */
-export function limit(def = DEFAULT_LIMIT): Param<number> {
+/**
+ * `limit`: values below 1 become 1 (as toncenter); above MAX_LIMIT is an error naming `limit`. Absent:
+ * `fixed`, or else the operator's default (RequestDefaults; DEFAULT_LIMIT here).
+ */
+export function limit(fixed?: number): Param<number> {
+  const def = fixed ?? DEFAULT_LIMIT;
   return {
     kind: { ...int64, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT } },
-    description: `Page size, 1..${MAX_LIMIT}; default ${def}.`,
+    description: `Page size, 1..${MAX_LIMIT}.`,
     required: false,
     array: false,
     default: def,
+    ...(fixed === undefined ? { configuredDefault: true as const } : {}),
     read(texts, name) {
       if (texts.length === 0) return def;
       // Each value of a repeated key is checked, as one() does.
@@ -198,6 +211,7 @@ export function parseRequest<P extends Params>(
   search: URLSearchParams | Map<string, string[]>,
   headers: Record<string, string | string[] | undefined>,
   strict: boolean,
+  defaults: RequestDefaults = { limit: DEFAULT_LIMIT },
 ): { params: ParsedParams<P>; settings: Settings } {
   const values = search instanceof URLSearchParams ? queryValues(search) : search;
   if (strict) {
@@ -206,7 +220,10 @@ export function parseRequest<P extends Params>(
     }
   }
   const parsed: Record<string, unknown> = {};
-  for (const [name, param] of Object.entries(params)) parsed[name] = param.read(values.get(name) ?? [], name);
+  for (const [name, param] of Object.entries(params)) {
+    const texts = values.get(name) ?? [];
+    parsed[name] = texts.length === 0 && param.configuredDefault ? defaults.limit : param.read(texts, name);
+  }
   const setting = <V>(name: keyof typeof SETTINGS, param: Param<V>): V => {
     const h = headers[SETTING_HEADERS[name].toLowerCase()];
     const fromHeader = (Array.isArray(h) ? h : h === undefined ? [] : [h]).filter((v) => v !== '');
