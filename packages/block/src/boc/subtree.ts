@@ -71,29 +71,74 @@ export function partBoc(table: CellTable, part: CellPart): Uint8Array {
 
 /**
  * Serializes `root` (a detached cell, or the single table cell in `starts`) with every table cell
- * reachable from `starts`. Table order is already topological, so reachable cells sorted by index are too.
+ * reachable from `starts`, in canonicalOrder: the bytes depend on the cells alone, never on where
+ * they sat in the block they were cut from (the same init_state is served from two blocks).
  */
 function subtreeBoc(table: CellTable, root: DetachedCell | undefined, starts: number[]): Uint8Array {
-  const seen = new Set<number>();
-  const stack = [...starts];
-  while (stack.length > 0) {
-    const i = stack.pop()!;
-    if (seen.has(i)) continue;
-    seen.add(i);
-    for (let r = 0; r < table.refCount[i]; r++) stack.push(table.refs[i * 4 + r]);
-  }
-  const order = [...seen].sort((a, b) => a - b);
+  const order = canonicalOrder(table, root ? starts : [], root ? undefined : starts[0]);
   const offset = root ? 1 : 0;
-  const index = new Map<number, number>();
-  order.forEach((cell, k) => index.set(cell, k + offset));
+  const position = new Map<number, number>();
+  order.forEach((cell, k) => position.set(cell, k + offset));
+  const at = (cell: number) => position.get(cell)!;
   const cells: RawCell[] = [];
-  if (root) cells.push({ data: root.data, bits: root.bits, refs: root.children.map((c) => index.get(c)!), special: 0, levelMask: 0 });
+  if (root) cells.push({ data: root.data, bits: root.bits, refs: root.children.map(at), special: 0, levelMask: 0 });
   for (const i of order) {
     const off = table.dataOffset[i];
     const bits = table.bitLength[i];
     const refs: number[] = [];
-    for (let r = 0; r < table.refCount[i]; r++) refs.push(index.get(table.refs[i * 4 + r])!);
+    for (let r = 0; r < table.refCount[i]; r++) refs.push(at(table.refs[i * 4 + r]));
     cells.push({ data: table.bytes.subarray(off, off + ((bits + 7) >> 3)), bits, refs, special: table.special[i], levelMask: table.levelMask[i] });
   }
   return writeBoc(cells, [0]);
+}
+
+/**
+ * The order @ton/core's serializer gives a cell tree, so a BoC re-serialized by it (or by us from
+ * any source) is byte for byte the same: distinct cells in breadth-first discovery order from the
+ * root; then, for each cell in that order not yet placed, a depth-first walk visiting the last
+ * reference first, placing a cell after all of its references; the reverse of that is the order
+ * (the root first, every reference after its parent). Without `rootCell` the root is a detached cell
+ * whose references are `rootRefs`; the returned order then leaves it out. Cells are told apart by
+ * table index: a BoC a node wrote holds each distinct cell once.
+ */
+export function canonicalOrder(table: CellTable, rootRefs: number[], rootCell?: number): number[] {
+  const refsOf = (i: number) => Array.from({ length: table.refCount[i] }, (_, r) => table.refs[i * 4 + r]);
+  const discovered: number[] = [];
+  const seen = new Set<number>();
+  let level = rootCell === undefined ? rootRefs : [rootCell];
+  while (level.length > 0) {
+    const next: number[] = [];
+    for (const i of level) {
+      if (seen.has(i)) continue;
+      seen.add(i);
+      discovered.push(i);
+      next.push(...refsOf(i));
+    }
+    level = next;
+  }
+  const placed = new Set<number>();
+  const postOrder: number[] = [];
+  // Iterative depth-first walk (cell trees can be 1,000 deep): each frame is a cell and the refs left to visit, last first.
+  const walk = (start: number) => {
+    const stack: { cell: number; pending: number[] }[] = [{ cell: start, pending: refsOf(start) }];
+    placed.add(start);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const ref = top.pending.pop();
+      if (ref === undefined) {
+        postOrder.push(top.cell);
+        stack.pop();
+        continue;
+      }
+      if (placed.has(ref)) continue;
+      placed.add(ref);
+      stack.push({ cell: ref, pending: refsOf(ref) });
+    }
+  };
+  if (rootCell === undefined) {
+    // The detached root comes first in @ton/core's walk: its references are visited last first.
+    for (let r = rootRefs.length - 1; r >= 0; r--) if (!placed.has(rootRefs[r])) walk(rootRefs[r]);
+  }
+  for (const i of discovered) if (!placed.has(i)) walk(i);
+  return postOrder.reverse();
 }

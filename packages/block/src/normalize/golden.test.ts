@@ -253,3 +253,16 @@ describe('decodeBlock() message fees: ihr_fee before global version 12, extra_fl
     });
   }
 });
+
+describe('decodeBlock() BoCs are canonical: @ton/core serializes each one back to the same bytes', () => {
+  for (const { name, bytes } of blocks) {
+    it(name, () => {
+      const rec = decodeBlock(bytes);
+      const bocs = rec.transactions.flatMap((t) => [
+        t.boc,
+        ...[t.in_msg, ...t.out_msgs].flatMap((m) => (m ? [m.message_content.body, ...(m.init_state ? [m.init_state.body] : [])] : [])),
+      ]);
+      for (const boc of bocs) expect(Cell.fromBase64(boc).toBoc().toString('base64')).toBe(boc);
+    });
+  }
+});
