@@ -12,6 +12,7 @@ import type { RateLimit } from './limits/rate-limit.js';
 import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
 import type { RequestDefaults } from './v3/params.js';
+import { STREAMING_HTTP_PATHS, type StreamingProxy } from './streaming-proxy.js';
 import type { PendingReader } from './v3/pending.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 
@@ -35,6 +36,8 @@ export type ApiDeps = {
   healthNotes?: () => string[];
   /** v3 values of parameters a request leaves out (API_DEFAULT_LIMIT). */
   defaults?: RequestDefaults;
+  /** Passes /api/streaming/v2/sse (and health) on to the streamer; WebSocket upgrades are the server's (main.ts). */
+  streaming?: StreamingProxy;
 };
 
 /**
@@ -43,7 +46,7 @@ export type ApiDeps = {
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults, streaming }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -78,6 +81,7 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   app.use(createStatusRouter({ store, index, registry }));
   app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
   app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, defaults }));
+  if (streaming) app.all(STREAMING_HTTP_PATHS, (req, res) => streaming.http(req, res));
 
   app.use('/api/v3', (req) => {
     throw new HttpError(404, `no such endpoint: ${req.method} /api/v3${req.path}`);

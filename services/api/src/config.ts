@@ -1,4 +1,4 @@
-import { bool, hostPorts, int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
+import { bool, type Field, hostPorts, int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './v3/params.js';
 
 export type ApiConfig = {
@@ -29,6 +29,11 @@ export type ApiConfig = {
    */
   defaultLimit: number;
   /**
+   * The streamer, where `/api/streaming/v2/sse` and `/ws` are passed on (one origin, as toncenter.com);
+   * `none`: not served here. @default http://127.0.0.1:$STREAMER_PORT (8082)
+   */
+  streamingUrl: string;
+  /**
    * TON global config (liteservers) for the v2 node-level methods; the fetcher's variable is the
    * fallback, so one setting serves both. `none`: no liteservers (those methods answer 503).
    * @default $FETCHER_GLOBAL_CONFIG, else .local/localnet/global.config.json
@@ -41,6 +46,12 @@ export type ApiConfig = {
   /** Prefix of the topic names, as every service's KAFKA_TOPIC_PREFIX. @default '' */
   topicPrefix: string;
 };
+
+/** An http(s) URL, or `none`. */
+function urlOrNone(env: string, doc: string, def: string): Field<string> {
+  const plain = url(env, doc, def);
+  return { ...plain, accepts: `${plain.accepts} or none`, parse: (raw) => (raw === 'none' ? raw : plain.parse(raw)) };
+}
 
 export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
   return loadConfig(
@@ -55,6 +66,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       anonymousRps: int('API_RATE_LIMIT_ANONYMOUS_RPS', 'requests per second per client IP without a key', 1, { min: 1, max: 1_000_000 }),
       redisUrl: url('REDIS_URL', 'Redis holding API keys and rate-limit windows', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
       redisPrefix: str('API_REDIS_PREFIX', 'prefix of the Redis keys of API keys and limits', 'tonstream:api:'),
+      streamingUrl: urlOrNone('API_STREAMING_URL', 'the streamer that /api/streaming/v2/* is passed on to (none: not served)', `http://127.0.0.1:${env.STREAMER_PORT || 8082}`),
       defaultLimit: int('API_DEFAULT_LIMIT', 'v3 page size when a request sends no limit', DEFAULT_LIMIT, { min: 1, max: MAX_LIMIT }),
       trustProxy: int('API_TRUST_PROXY', 'reverse proxies whose X-Forwarded-For is trusted for the client IP', 0, { min: 0, max: 16 }),
       pendingRedisPrefix: str('PENDING_REDIS_PREFIX', 'prefix of the pending trace keys in Redis', 'tonstream:'),

@@ -9,6 +9,7 @@ import { connectLiteserver } from './liteserver.js';
 import { connectPendingRedis } from './pending-redis.js';
 import { createPendingPublisher } from './pending-publish.js';
 import { createRateLimit } from './limits/rate-limit.js';
+import { createStreamingProxy } from './streaming-proxy.js';
 import { connectLimitsRedis } from './limits/redis-connection.js';
 
 async function main(): Promise<void> {
@@ -42,10 +43,12 @@ async function main(): Promise<void> {
   const lite = chain && publisher ? publisher.wrap(chain) : chain;
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   shutdown.add('pending redis', async () => pending.redis.disconnect());
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit } });
+  const streaming = config.streamingUrl === 'none' ? undefined : createStreamingProxy(new URL(config.streamingUrl), config.trustProxy, logger);
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);
+    if (streaming) s.on('upgrade', streaming.upgrade);
     s.once('error', reject);
     s.listen(config.port, config.host, () => resolve(s));
   });

@@ -1,4 +1,23 @@
-import { bool, hostPorts, int, LOG_LEVELS, oneOf, str, url, type LogLevel, type Spec } from '@tonstream/runtime';
+import { isIP } from 'node:net';
+import { bool, type Field, hostPorts, int, LOG_LEVELS, oneOf, str, url, type LogLevel, type Spec } from '@tonstream/runtime';
+
+/** Comma-separated IP addresses and `address/prefix` ranges. */
+function addressRanges(env: string, doc: string, def: string[]): Field<string[]> {
+  return {
+    env,
+    doc,
+    default: def,
+    accepts: 'comma-separated IP addresses or address/prefix ranges',
+    parse: (raw) =>
+      raw.split(',').map((s) => s.trim()).filter(Boolean).map((entry) => {
+        const [address, prefix, extra] = entry.split('/');
+        const family = isIP(address);
+        const max = family === 6 ? 128 : 32;
+        if (family === 0 || extra !== undefined || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= max))) throw new Error(`not an address or range: ${entry}`);
+        return entry;
+      }),
+  };
+}
 
 /** The streamer's configuration, from environment variables (README lists them). */
 export type StreamerConfig = {
@@ -55,6 +74,11 @@ export type StreamerConfig = {
   maxConnectionsAnonymous: number;
   /** Take `X-Limiting-Key` and the limit headers from requests (only behind a gateway that sets them). Default false. */
   trustGatewayHeaders: boolean;
+  /**
+   * Peers (addresses, `address/prefix` ranges) whose X-Forwarded-For names the client: the API passing
+   * /api/streaming/v2/* on. Default 127.0.0.1,::1 (the API on the same machine).
+   */
+  trustedProxies: string[];
   /** Redis holding the API's keys (API_REDIS_PREFIX as the API's). Default redis://127.0.0.1:6379. */
   redisUrl: string;
   redisPrefix: string;
@@ -92,6 +116,7 @@ export const STREAMER_CONFIG: Spec<StreamerConfig> = {
   maxUnsentMs: int('STREAMER_MAX_UNSENT_MS', 'age of the oldest unsent output after which a client is dropped', 10_000, { min: 100, max: 3_600_000 }),
   maxConnectionsPerKey: int('STREAMER_MAX_CONNECTIONS_PER_KEY', 'connections per API key (-1 unlimited)', 100, { min: -1, max: 1_000_000 }),
   maxConnectionsAnonymous: int('STREAMER_MAX_CONNECTIONS_ANONYMOUS', 'connections per client address without a key (-1 unlimited)', 10, { min: -1, max: 1_000_000 }),
+  trustedProxies: addressRanges('STREAMER_TRUSTED_PROXIES', 'peers whose X-Forwarded-For names the client (the API)', ['127.0.0.1', '::1']),
   trustGatewayHeaders: bool('STREAMER_TRUST_GATEWAY_HEADERS', 'take X-Limiting-Key and the limit headers from requests (behind a gateway only)', false),
   redisUrl: url('REDIS_URL', 'Redis holding the API keys', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
   redisPrefix: str('API_REDIS_PREFIX', 'prefix of the API\'s Redis keys', 'tonstream:api:'),

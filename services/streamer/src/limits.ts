@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { BlockList, isIP, isIPv6 } from 'node:net';
 import { hashApiKey } from '@tonstream/store';
 import { type KeyVerifier, UNKNOWN_KEY_MESSAGE } from './api-keys.js';
 
@@ -14,9 +15,40 @@ export type LimitDefaults = {
   maxConnectionsAnonymous: number;
   /** Whether `X-Limiting-Key` and its limits are taken from the request (only behind a gateway that sets them). */
   trustGatewayHeaders: boolean;
+  /**
+   * Peers whose `X-Forwarded-For` names the client (the API passing /api/streaming on): addresses and
+   * CIDR ranges. Others are the client themselves.
+   */
+  trustedProxies?: readonly string[];
 };
 
 export type Admission = { ok: true; limits: ConnectionLimits } | { ok: false; status: 401; error: string };
+
+/** `::ffff:a.b.c.d` (an IPv4 peer of a dual-stack socket) as `a.b.c.d`. */
+const plainAddress = (a: string) => (/^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(a) ? a.slice(7) : a);
+
+/** A BlockList of addresses and `address/prefix` ranges (validated by the config). */
+export function addressList(entries: readonly string[]): BlockList {
+  const list = new BlockList();
+  for (const e of entries) {
+    const [address, prefix] = e.split('/');
+    const family = isIPv6(address) ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) list.addAddress(address, family);
+    else list.addSubnet(address, Number(prefix), family);
+  }
+  return list;
+}
+
+/**
+ * The client a connection counts against: its peer, or, when the peer is a trusted proxy, the
+ * address that proxy names last in X-Forwarded-For (the one it saw; earlier entries are the client's word).
+ */
+export function clientAddress(req: IncomingMessage, trusted: BlockList | null): string {
+  const peer = plainAddress(req.socket.remoteAddress ?? '');
+  if (!trusted || !isIP(peer) || !trusted.check(peer, isIPv6(peer) ? 'ipv6' : 'ipv4')) return peer;
+  const named = header(req, 'x-forwarded-for')?.split(',').map((s) => s.trim()).filter(Boolean).pop();
+  return named ? plainAddress(named) : peer;
+}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -47,7 +79,7 @@ export async function admitConnection(req: IncomingMessage, url: URL, d: LimitDe
     const maxAddr = limit(header(req, 'x-max-subscribed-addr'));
     return { ok: true, limits: { key: `gw:${gatewayKey}`, maxConnections: limit(header(req, 'x-max-parallel-connections')), maxAddresses: maxAddr < 0 ? d.maxAddresses : Math.min(maxAddr, d.maxAddresses) } };
   }
-  const anonymous: Admission = { ok: true, limits: { key: `ip:${req.socket.remoteAddress ?? ''}`, maxConnections: d.maxConnectionsAnonymous, maxAddresses: d.maxAddresses } };
+  const anonymous: Admission = { ok: true, limits: { key: `ip:${clientAddress(req, d.trustedProxies?.length ? addressList(d.trustedProxies) : null)}`, maxConnections: d.maxConnectionsAnonymous, maxAddresses: d.maxAddresses } };
   const apiKey = requestApiKey(req, url);
   if (apiKey === undefined || keys === null) return anonymous;
   const keyHash = hashApiKey(apiKey);

@@ -52,7 +52,7 @@ export function createStreamingServer(o: ServerOptions): Server & { closeStreams
   const streams = new Map<Stream, ServerResponse>();
   let lastId = 0;
   const nextId = () => ++lastId;
-  const defaults: LimitDefaults = { maxAddresses: o.maxAddresses, maxConnectionsPerKey: o.maxConnectionsPerKey, maxConnectionsAnonymous: o.maxConnectionsAnonymous, trustGatewayHeaders: o.trustGatewayHeaders };
+  const defaults: LimitDefaults = { maxAddresses: o.maxAddresses, maxConnectionsPerKey: o.maxConnectionsPerKey, maxConnectionsAnonymous: o.maxConnectionsAnonymous, trustGatewayHeaders: o.trustGatewayHeaders, trustedProxies: o.trustedProxies };
   const guard = createSlowClientGuard({ maxUnsentMs: o.maxUnsentMs });
   const revocations = o.keys ? createRevocationWatch(o.keys, o.keyRecheckMs) : null;
   const deps: StreamDeps = { fanout: o.fanout, logger: o.logger, metrics: o.metrics, guard, revocations, maxBufferedBytes: o.maxBufferedBytes };
