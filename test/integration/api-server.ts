@@ -40,9 +40,18 @@ export async function startApi(clickhouseUrl: string, database: string, options:
 export type Json = Record<string, unknown>;
 export type JsonAnswer = { status: number; body: Json; headers: Headers };
 
-/** GET `path` of the API at `base`, the body parsed as JSON. */
+/**
+ * GET `path` of the API at `base`, the body parsed as JSON. Asked once more when the request dies on a
+ * kept-alive socket the server closed meanwhile (the API runs in this process: a long synchronous check
+ * between two requests lets its idle timer and the client's reuse cross), as HTTP clients retry an
+ * idempotent request on a stale connection.
+ */
 export async function getJson(base: string, path: string, headers: Record<string, string> = {}): Promise<JsonAnswer> {
-  const res = await fetch(`${base}${path}`, { headers });
+  const staleSocket = (err: unknown) => (err as { cause?: { code?: string } }).cause?.code === 'ECONNRESET';
+  const res = await fetch(`${base}${path}`, { headers }).catch((err: unknown) => {
+    if (staleSocket(err)) return fetch(`${base}${path}`, { headers });
+    throw err;
+  });
   return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
 }
 

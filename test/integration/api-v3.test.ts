@@ -358,6 +358,11 @@ describe('v3 over the mainnet fixture blocks', () => {
     expect(txs(await ok(`/api/v3/transactions?hash=${e.hash_hex}`)).map((t) => t.lt)).toEqual([e.lt]);
     const shards = blocksOf(await ok(`/api/v3/masterchainBlockShards?seqno=${MC.c}`));
     expect(shards.length).toBe(5);
+    // As toncenter orders them (ton-index-go: ORDER BY workchain, shard, seqno over a signed bigint):
+    // shard 0x8000... is -2^63, so it and 0xa000... come before 0x6000...
+    expect(shards.map((b) => `${b.workchain}:${b.shard}:${b.seqno}`)).toEqual([
+      '-1:8000000000000000:46991999', '0:8000000000000000:71398501', '0:A000000000000000:54302203', '0:A000000000000000:54302208', '0:6000000000000000:52111590',
+    ]);
     expect(txs(await ok(`/api/v3/transactionsByMasterchainBlock?seqno=${MC.c}&limit=1000`)).length).toBe(txCount(COMMITS[MC.c]));
   });
 });

@@ -15,7 +15,8 @@ import { expectedTransactions, readLedger } from './streaming-ledger.js';
  * and the streamer reading the same topics. An SSE client, a WebSocket client (changing its
  * subscription mid-stream), the toncenter Python SDK and a client that keeps disconnecting and
  * resuming all watch wallets of the chain; what they receive is checked against the chain's ledger.
- * The WebSocket client and the SDK use a key made in the API's key store (Redis).
+ * The WebSocket client and the SDK use a key made in the API's key store (Redis). The SDK is given
+ * the API's base URL, as a toncenter.com user gives it one origin: the API passes streaming on.
  */
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
@@ -39,6 +40,8 @@ const procs: Record<string, ServiceProcess> = {};
 let env: Record<string, string> = {};
 let store: Store;
 let base = '';
+/** The API, passing /api/streaming/v2/* on to the streamer: the Python SDK gets this base URL, as toncenter.com's. */
+let apiBase = '';
 const redisPrefix = `tonstream-test:streaming:${run}:`;
 let redis: Redis;
 let apiKey = '';
@@ -78,6 +81,10 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${port}`;
   await start('streamer', { STREAMER_PORT: String(port), STREAMER_KEEPALIVE_MS: '1000', REDIS_URL, API_REDIS_PREFIX: redisPrefix, STREAMER_TRUST_GATEWAY_HEADERS: 'true' });
   await procs.streamer.waitFor(/streamer reading/);
+  const apiPort = await freePort();
+  apiBase = `http://127.0.0.1:${apiPort}`;
+  await start('api', { API_PORT: String(apiPort), API_STREAMING_URL: base, REDIS_URL, API_REDIS_PREFIX: redisPrefix });
+  await procs.api.waitFor(/api listening/);
   await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '8', LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
   await procs.localnet.waitFor(/localnet serving/);
   await start('writer');
@@ -110,8 +117,9 @@ describe('streamer on local-network traffic', () => {
     sse.client = sseClient(`${base}/api/streaming/v2/sse`, subscription);
     const ws = await wsClient(`${base.replace('http', 'ws')}/streaming/v2/ws?api_key=${apiKey}`);
     expect(await ws.request({ operation: 'subscribe', ...subscription, id: 'w1' })).toEqual({ id: 'w1', status: 'subscribed' });
-    const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
-    const pythonWs = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: base, STREAM_TRANSPORT: 'ws', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
+    // The SDK given the API's base URL (one origin); the other clients talk to the streamer itself.
+    const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: apiBase, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
+    const pythonWs = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: apiBase, STREAM_TRANSPORT: 'ws', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
 
     // The resuming client: disconnected at RECONNECTS random moments of RESUME_MS, back each time with Last-Event-ID.
     const cuts = Array.from({ length: RECONNECTS }, () => Math.random() * RESUME_MS).sort((a, b) => a - b);

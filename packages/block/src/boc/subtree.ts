@@ -93,52 +93,31 @@ function subtreeBoc(table: CellTable, root: DetachedCell | undefined, starts: nu
 }
 
 /**
- * The order @ton/core's serializer gives a cell tree, so a BoC re-serialized by it (or by us from
- * any source) is byte for byte the same: distinct cells in breadth-first discovery order from the
- * root; then, for each cell in that order not yet placed, a depth-first walk visiting the last
- * reference first, placing a cell after all of its references; the reverse of that is the order
- * (the root first, every reference after its parent). Without `rootCell` the root is a detached cell
- * whose references are `rootRefs`; the returned order then leaves it out. Cells are told apart by
- * table index: a BoC a node wrote holds each distinct cell once.
+ * The order @ton/core's serializer gives a cell tree, so a BoC re-serialized by it (or by us from any
+ * source) is byte for byte the same: a depth-first walk from the root visiting the last reference
+ * first, each cell placed after all of its references, then reversed (the root first, every reference
+ * after its parent). Without `rootCell` the root is a detached cell whose references are `rootRefs`;
+ * the returned order then leaves it out. Cells are told apart by table index: a BoC a node wrote
+ * holds each distinct cell once.
  */
-export function canonicalOrder(table: CellTable, rootRefs: number[], rootCell?: number): number[] {
+function canonicalOrder(table: CellTable, rootRefs: number[], rootCell?: number): number[] {
   const refsOf = (i: number) => Array.from({ length: table.refCount[i] }, (_, r) => table.refs[i * 4 + r]);
-  const discovered: number[] = [];
-  const seen = new Set<number>();
-  let level = rootCell === undefined ? rootRefs : [rootCell];
-  while (level.length > 0) {
-    const next: number[] = [];
-    for (const i of level) {
-      if (seen.has(i)) continue;
-      seen.add(i);
-      discovered.push(i);
-      next.push(...refsOf(i));
-    }
-    level = next;
-  }
   const placed = new Set<number>();
   const postOrder: number[] = [];
-  // Iterative depth-first walk (cell trees can be 1,000 deep): each frame is a cell and the refs left to visit, last first.
-  const walk = (start: number) => {
-    const stack: { cell: number; pending: number[] }[] = [{ cell: start, pending: refsOf(start) }];
-    placed.add(start);
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1];
-      const ref = top.pending.pop();
-      if (ref === undefined) {
-        postOrder.push(top.cell);
-        stack.pop();
-        continue;
-      }
-      if (placed.has(ref)) continue;
-      placed.add(ref);
-      stack.push({ cell: ref, pending: refsOf(ref) });
+  // Iterative (cell trees can be 1,000 deep): each frame is a cell and the refs left to visit, last first.
+  const stack: { cell: number | undefined; pending: number[] }[] = [{ cell: rootCell, pending: rootCell === undefined ? [...rootRefs] : refsOf(rootCell) }];
+  if (rootCell !== undefined) placed.add(rootCell);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const ref = top.pending.pop();
+    if (ref === undefined) {
+      if (top.cell !== undefined) postOrder.push(top.cell);
+      stack.pop();
+      continue;
     }
-  };
-  if (rootCell === undefined) {
-    // The detached root comes first in @ton/core's walk: its references are visited last first.
-    for (let r = rootRefs.length - 1; r >= 0; r--) if (!placed.has(rootRefs[r])) walk(rootRefs[r]);
+    if (placed.has(ref)) continue;
+    placed.add(ref);
+    stack.push({ cell: ref, pending: refsOf(ref) });
   }
-  for (const i of discovered) if (!placed.has(i)) walk(i);
   return postOrder.reverse();
 }

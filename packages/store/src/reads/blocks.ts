@@ -26,9 +26,11 @@ export type BlockFilter = {
  * Allow-listed orders: `gen_utime` (toncenter's /blocks order; ties by block id) and `id`
  * (workchain, shard, seqno: masterchain first, for the blocks of one masterchain seqno).
  */
+// Shards as signed 64-bit numbers, as toncenter orders them (its column is a PostgreSQL bigint):
+// 0x8000000000000000 is the smallest, so a block of the whole shard comes first.
 const ORDERS = {
-  gen_utime: (d: string) => `gen_utime ${d}, workchain ${d}, shard ${d}, seqno ${d}`,
-  id: (d: string) => `workchain ${d}, shard ${d}, seqno ${d}`,
+  gen_utime: (d: string) => `gen_utime ${d}, workchain ${d}, toInt64(shard) ${d}, seqno ${d}`,
+  id: (d: string) => `workchain ${d}, toInt64(shard) ${d}, seqno ${d}`,
 } as const;
 export type BlockOrder = keyof typeof ORDERS;
 
