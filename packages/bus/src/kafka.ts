@@ -51,9 +51,35 @@ export class TopicConfigError extends Error {
 export async function ensureTopics(admin: Admin, specs: TopicSpec[]): Promise<string[]> {
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !existing.has(s.topic));
-  if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
+  if (missing.length > 0) {
+    await admin.createTopics({ topics: missing, waitForLeaders: true });
+    await topicsServed(admin, missing.map((s) => s.topic));
+  }
   await checkMessageLimits(admin, specs.filter((s) => existing.has(s.topic)));
   return missing.map((s) => s.topic);
+}
+
+/** How long a new topic may take to be served after it was created. */
+const NEW_TOPIC_WAIT_MS = 60_000;
+
+/**
+ * Waits until the broker serves metadata with a leader for every partition of `topics`. A topic just
+ * created (by us, or by another service a moment before) can still be unknown to the broker that
+ * answers ("This server does not host this topic-partition") although createTopics returned: a
+ * service that read the metadata then would fail to start.
+ */
+async function topicsServed(admin: Admin, topics: string[]): Promise<void> {
+  const deadline = Date.now() + NEW_TOPIC_WAIT_MS;
+  for (;;) {
+    try {
+      const { topics: found } = await admin.fetchTopicMetadata({ topics });
+      if (found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+    } catch (err) {
+      if (!(err as { retriable?: boolean }).retriable) throw err;
+    }
+    if (Date.now() > deadline) throw new Error(`topics ${topics.join(', ')} were created but are not served after ${NEW_TOPIC_WAIT_MS} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 const MAX_MESSAGE_BYTES_CONFIG = 'max.message.bytes';
