@@ -36,7 +36,7 @@ export function classifyBlocks(trace: ClassifierTrace, lookup: InterfaceLookup, 
   root.connect(initialBlock(buildTree(trace.transactions)));
   for (const matcher of matchers) {
     for (const block of bfs(root)) {
-      if (block.parent === null && block !== root) tryMatch(matcher, block, ctx);
+      if (block.parent === null && block !== root) tryMatch(matcher, block, ctx, true);
     }
   }
   let blocks = [...bfs(root)];

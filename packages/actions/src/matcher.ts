@@ -12,7 +12,7 @@ export type MatchContext = { lookup: InterfaceLookup; trace: ClassifierTrace };
  * A declarative block pattern (toncenter's BlockMatcher): `test` on the candidate; `child` tried on
  * every successor (all matches kept; required unless optional); `children` each on a distinct
  * successor in order; `parent` on the predecessor; then `build` makes the result (null = no match).
- * Excesses and bounces right after a matched block are taken along unless switched off.
+ * Excesses and bounces right after a matched nested block are taken along unless switched off.
  */
 export type Matcher = {
   test: (block: Block, ctx: MatchContext) => boolean;
@@ -33,7 +33,12 @@ export type Matcher = {
 /** One top-level entry of the classifier's list: a pattern whose `build` makes a composite. */
 export type ActionMatcher = Matcher & { name: string };
 
-export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext): Block[] | null {
+/**
+ * Matches `m` at `block`. `topLevel` is the classifier's own call: the excesses and bounces right
+ * after a top-level match stay blocks of their own, as toncenter appends them only to what a nested
+ * match hands up to its parent (a top-level result goes nowhere).
+ */
+export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext, topLevel = false): Block[] | null {
   if (!block || !m.test(block, ctx)) return null;
   if (m.alternatives) {
     for (const a of m.alternatives) {
@@ -60,13 +65,11 @@ export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext): Bl
     if (r) matched.push(...r);
     else if (!m.parent.optional) return null;
   }
-  const auto: Block[] = [];
-  const opcodes = [...(m.excesses === false ? [] : [OP_EXCESSES]), ...(m.bounces === false ? [] : [OP_BOUNCE])];
+  const opcodes = topLevel ? [] : [...(m.excesses === false ? [] : [OP_EXCESSES]), ...(m.bounces === false ? [] : [OP_BOUNCE])];
   for (const next of block.next) {
-    if (next.type === 'call_contract' && next.opcode !== null && opcodes.includes(next.opcode) && !matched.includes(next)) auto.push(next);
+    // Taken before build, so a nested block's composite absorbs its excesses and bounces too.
+    if (next.type === 'call_contract' && next.opcode !== null && opcodes.includes(next.opcode) && !matched.includes(next)) matched.push(next);
   }
-  // Taken before build, so a composite absorbs the excesses and bounces of its own blocks too.
-  matched.push(...auto);
   if (!m.build) return [block, ...matched];
   try {
     return m.build(block, matched, ctx);

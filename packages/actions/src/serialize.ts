@@ -45,7 +45,9 @@ export function serializeBlock(block: Block, trace: ClassifierTrace, parent: Act
     accounts.add(block.initiating.account);
   }
   const details = block.data ? block.data.details : basicDetails(block);
-  const extra = block.data ? block.data.addresses : [block.node.source, block.node.destination];
+  // A ghost (a message a failed wallet external only meant to send) never reached its destination:
+  // toncenter lists only its sender.
+  const extra = block.data ? block.data.addresses : block.node.kind === 'ghost' ? [block.node.source] : [block.node.source, block.node.destination];
   for (const a of extra) if (a) accounts.add(a);
   const type = publicType(block);
   const action: Action = {

@@ -87,7 +87,7 @@ export function unknownTraceBlocks(trace: ClassifierTrace, lookup: InterfaceLook
   const top = new Block('root', []);
   top.connect(initialBlock(root));
   const ctx = { lookup, trace };
-  for (const block of bfs(top)) if (block.parent === null && block !== top) tryMatch(fallbackJettonTransferMatcher, block, ctx);
+  for (const block of bfs(top)) if (block.parent === null && block !== top) tryMatch(fallbackJettonTransferMatcher, block, ctx, true);
   return liftDeployments([...bfs(top)].filter((b) => b.parent === null));
 }
 

@@ -32,8 +32,6 @@ function incomingLeg(prev: Block | null): Leg | null {
 export const coffeeSwapMatcher: ActionMatcher = {
   name: 'coffee_swap',
   test: (b) => isCall(b, COFFEE_OPS.swapInternal) && incomingLeg(b.prev) !== null,
-  excesses: false,
-  bounces: false,
   build(block) {
     const inLeg = incomingLeg(block.prev)!;
     const include: Block[] = [block.prev!, block];

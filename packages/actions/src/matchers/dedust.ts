@@ -273,8 +273,6 @@ const isCall = (b: Block, opcode: number) => b.type === 'call_contract' && b.opc
 export const dedustSwapMatcher: ActionMatcher = {
   name: 'dedust_swap',
   test: (b) => isCall(b, DEDUST_OPS.swapExternal) && b.prev !== null && (b.prev.type === 'jetton_transfer' || isCall(b.prev, DEDUST_OPS.swap)),
-  excesses: false,
-  bounces: false,
   build(block) {
     const inBlock = block.prev!;
     const include: Block[] = [inBlock, block];

@@ -84,23 +84,38 @@ export const jettonTransferMatcher: ActionMatcher = {
   ...op(jettonTransfer.opcode),
   // Proxy-TON wallets are ptonTransferMatcher's.
   test: (b, ctx) => b.type === 'call_contract' && b.opcode === jettonTransfer.opcode && !isPtonWallet(ctx, b.node.destination),
-  child: anyOf([
-    op(jettonNotify.opcode, { optional: true }),
-    op(jettonInternalTransfer.opcode, { optional: true, child: op(jettonNotify.opcode, { optional: true }) }),
-  ], { optional: true }),
+  // As toncenter: no internal_transfer (the sender's wallet refused), no jetton_transfer; the call
+  // and its bounce stay basic actions.
+  child: op(jettonInternalTransfer.opcode, { child: op(jettonNotify.opcode, { optional: true }) }),
   build: buildJettonTransfer,
 };
+
+/**
+ * A burn's amount as toncenter reads a burn: op, query_id, amount, response destination; the custom
+ * payload after it is not read, so a burn without its `Maybe` bit still counts.
+ */
+export function burnAmount(block: Block): bigint | null {
+  try {
+    const s = block.node.body().beginParse();
+    s.skip(32 + 64);
+    const amount = s.loadCoins();
+    s.loadAddressAny();
+    return amount;
+  } catch {
+    return null;
+  }
+}
 
 export const jettonBurnMatcher: ActionMatcher = {
   name: 'jetton_burn',
   ...op(jettonBurn.opcode),
   child: op(jettonBurnNotification.opcode, { optional: true }),
   build(block, matched, ctx) {
-    const body = readAs(block, jettonBurn);
+    const amount = burnAmount(block);
     const wallet = jettonWallet(ctx, block.node.destination);
-    if (!body || !wallet) return null;
+    if (amount === null || !wallet) return null;
     return composite('jetton_burn', [block, ...matched], {
-      details: { owner: wallet.owner, owner_jetton_wallet: block.node.destination, asset: wallet.jetton, amount: body.amount.toString() },
+      details: { owner: wallet.owner, owner_jetton_wallet: block.node.destination, asset: wallet.jetton, amount: amount.toString() },
       addresses: [wallet.owner, block.node.destination],
     }, block.failed);
   },

@@ -131,7 +131,8 @@ export const jvaultUnstakeMatcher: ActionMatcher = {
       asset: complete ? ((transfer.data!.details as JettonTransferDetails).asset ?? assets.asset) : assets.asset,
       staking_asset: assets.stakeAsset,
     };
-    return composite('jvault_unstake', [block, ...matched], { details, addresses: [details.source, stakeWallet, pool] }, block.failed);
+    // toncenter's builder never marks an unstake failed (a failed one shows its exit code).
+    return composite('jvault_unstake', [block, ...matched], { details, addresses: [details.source, stakeWallet, pool] });
   },
 };
 

@@ -84,8 +84,6 @@ export const layerzeroSendTokensMatcher: ActionMatcher = {
   name: 'layerzero_send_tokens',
   ...ofType('layerzero_send'),
   parent: ofType('jetton_transfer', { child: event() }),
-  excesses: false,
-  bounces: false,
   build(block, matched) {
     const transfer = matched.find((b) => b.type === 'jetton_transfer');
     if (!transfer) return null;

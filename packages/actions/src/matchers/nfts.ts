@@ -3,7 +3,7 @@ import { nftOwnershipAssigned, nftTransfer, teleitemBidInfo } from '@tonstream/c
 import { deploys } from '../basic-blocks.js';
 import type { Block } from '../block.js';
 import type { ActionMatcher, MatchContext } from '../matcher.js';
-import { composite, ofType, op } from '../matcher.js';
+import { OP_EXCESSES, anyOf, composite, ofType, op } from '../matcher.js';
 import { readComment } from '../text.js';
 import { findOp, interfaces, nftItem, payloadBoc, raw, readAs } from './util.js';
 
@@ -18,8 +18,6 @@ const OP_FILL_UP = 0x370fec51;
 export const nftMintMatcher: ActionMatcher = {
   name: 'nft_mint',
   test: (b, ctx) => b.nodes.filter(deploys).length === 1 && nftItem(ctx, b.nodes.find(deploys)!.account) !== undefined,
-  excesses: false,
-  bounces: false,
   build(block, _matched, ctx) {
     const node = block.nodes.find(deploys)!;
     const item = nftItem(ctx, node.account)!;
@@ -60,7 +58,8 @@ function purchaseBefore(block: Block, item: string, newOwner: string | null, ctx
 export const nftTransferMatcher: ActionMatcher = {
   name: 'nft_transfer',
   ...op(nftTransfer.opcode),
-  child: op(nftOwnershipAssigned.opcode, { optional: true }),
+  // The item's excesses are part of the transfer (toncenter matches them as a child).
+  child: anyOf([op(nftOwnershipAssigned.opcode, { optional: true }), op(OP_EXCESSES, { optional: true })], { optional: true }),
   build(block, matched, ctx) {
     const itemAddress = block.node.destination;
     const item = nftItem(ctx, itemAddress);
@@ -144,8 +143,6 @@ export const nftPurchaseMatcher: ActionMatcher = {
   name: 'nft_purchase',
   ...ofType('nft_transfer'),
   test: (b) => b.type === 'nft_transfer' && b.data?.details.is_purchase === true && b.data.details.marketplace === 'getgems',
-  excesses: false,
-  bounces: false,
   build(block) {
     const d = block.data!.details;
     const payout = block.next.find((b) => b.type === 'ton_transfer' && b.node.destination === d.real_old_owner);

@@ -13,7 +13,7 @@ import { jettonWallet, readAs } from './util.js';
  * as pTON and its notify) or to the user. A DEX plugs in its opcodes and payout reading.
  */
 
-type Leg = { asset: string | null; amount: string | null; source: string | null; source_jetton_wallet: string | null; destination: string | null; destination_jetton_wallet: string | null };
+export type Leg = { asset: string | null; amount: string | null; source: string | null; source_jetton_wallet: string | null; destination: string | null; destination_jetton_wallet: string | null };
 
 const isCall = (b: Block, opcode: number) => b.type === 'call_contract' && b.opcode === opcode;
 
@@ -53,6 +53,11 @@ export type RouterDex = {
   readPayout: (payTo: Block) => { amount: bigint; wallet: string | null; ok: boolean } | null;
   /** Extra details (e.g. TONCO's min_out_amount) from the first swap and the final amount out. */
   extraDetails?: (firstSwap: Block, amountOut: string | null) => Record<string, unknown>;
+  /**
+   * For a failed swap: the asset and minimum amount the user's request named, which replace
+   * `asset_out` and the extra details' `min_out_amount`; null to keep what was paid out.
+   */
+  failedTarget?: (incoming: Block[], out: Leg, ctx: MatchContext) => { asset: string | null; minOut: string } | null;
 };
 
 /** Follows hops from a swap: its pay_to, then the transfer that feeds the next swap, until the final payout. */
@@ -105,8 +110,6 @@ export function routerSwapMatcher(spec: RouterDex): ActionMatcher {
   return {
     name: `${spec.dex}_swap`,
     test: (b) => isCall(b, spec.swapOp) && incoming(b) !== null,
-    excesses: false,
-    bounces: false,
     build(block, _matched, ctx) {
       const inbound = incoming(block)!;
       const route = walk(spec, block, ctx);
@@ -122,20 +125,23 @@ export function routerSwapMatcher(spec: RouterDex): ActionMatcher {
       const include = [...inbound.blocks, ...route.blocks, ...extra];
       // Excesses and bounces answering any block of the swap belong to it.
       for (const b of [...include]) for (const n of b.next) if (n.type === 'call_contract' && (n.opcode === OP_EXCESSES || n.opcode === OP_BOUNCE) && !include.includes(n)) include.push(n);
+      const failed = !route.hops.every((h) => h.ok);
+      const target = failed && spec.failedTarget ? spec.failedTarget(inbound.blocks, out, ctx) : null;
       const details = {
         dex: spec.dex,
         sender: inLeg.source,
         asset_in: inLeg.asset,
-        asset_out: out.asset,
+        asset_out: target ? target.asset : out.asset,
         dex_incoming_transfer: inLeg,
         dex_outgoing_transfer: out,
         peer_swaps: peerSwaps.length > 1 ? peerSwaps : [],
         ...(spec.extraDetails ? spec.extraDetails(block, out.amount) : {}),
+        ...(target ? { min_out_amount: target.minOut } : {}),
       };
       return composite('jetton_swap', include, {
         details,
         addresses: [inLeg.source, inLeg.source_jetton_wallet, out.destination, out.destination_jetton_wallet],
-      }, !route.hops.every((h) => h.ok));
+      }, failed);
     },
   };
 }

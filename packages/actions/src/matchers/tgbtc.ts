@@ -1,3 +1,4 @@
+import type { Slice } from '@ton/core';
 import { jettonBurnNotification, TGBTC_OPS, tgbtcBurnEvent, tgbtcDkgCompletedEvent, tgbtcMintEvent, tgbtcNewKeyEvent } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
@@ -54,17 +55,28 @@ export const tgbtcMintMatcher: ActionMatcher = {
   },
 };
 
-/** The burn event; an older log layout whose addresses do not parse still gives its amount. */
+/**
+ * The burn event as toncenter reads it: the amount must read; the sender and pegout addresses that
+ * follow are each kept only when they read (older logs have another layout there).
+ */
 function readBurnEvent(block: Block): { amount: bigint; sender: string | null; pegout: string | null } | null {
-  const event = readAs(block, tgbtcBurnEvent);
-  if (event) return { amount: event.amount, sender: raw(event.sender_address), pegout: raw(event.pegout_address) };
+  let s: Slice;
+  let amount: bigint;
   try {
-    const s = block.node.body().beginParse();
+    s = block.node.body().beginParse();
     s.skip(32);
-    return { amount: s.loadCoins(), sender: null, pegout: null };
+    amount = s.loadCoins();
   } catch {
     return null;
   }
+  const event = { amount, sender: null as string | null, pegout: null as string | null };
+  try {
+    event.sender = raw(s.loadAddressAny());
+    event.pegout = raw(s.loadAddressAny());
+  } catch {
+    // What did read is kept.
+  }
+  return event;
 }
 
 const burnChildren = [log(tgbtcBurnEvent.opcode), pegoutDeploy];
@@ -76,15 +88,17 @@ export const tgbtcBurnMatcher: ActionMatcher = {
   build(block, matched) {
     const logBlock = findOp(matched, tgbtcBurnEvent.opcode);
     if (!logBlock) return null;
+    const event = readBurnEvent(logBlock);
+    if (!event) return null;
     const bd = block.data!.details;
-    // A log of another layout: the burn itself still says how much.
-    const parsed = readAs(logBlock, tgbtcBurnEvent);
-    const event = parsed ? { amount: parsed.amount, pegout: raw(parsed.pegout_address) } : { amount: BigInt(bd.amount as string), pegout: null };
+    // toncenter: the burnt amount, capped by the log's; the log's when the burn says nothing.
+    const burnt = BigInt(bd.amount as string);
+    const amount = burnt === 0n || event.amount < burnt ? event.amount : burnt;
     const details = {
       source: bd.owner,
       source_wallet: bd.owner_jetton_wallet,
       destination: event.pegout,
-      amount: event.amount.toString(),
+      amount: amount.toString(),
       asset: bd.asset,
     };
     return composite('tgbtc_burn', [block, ...matched], { details, addresses: [details.source as string, details.source_wallet as string, details.destination] });

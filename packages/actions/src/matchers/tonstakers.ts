@@ -3,7 +3,7 @@ import type { Block } from '../block.js';
 import type { ActionMatcher } from '../matcher.js';
 import { anyOf, composite, op } from '../matcher.js';
 import { findOp, raw, readAs } from './util.js';
-import { readInternalTransfer } from './jettons.js';
+import { burnAmount, readInternalTransfer } from './jettons.js';
 
 /*
  * Tonstakers (liquid staking, provider `liquid_staking`): deposit TON for tsTON, burn tsTON for an
@@ -18,7 +18,10 @@ export const tonstakersDepositMatcher: ActionMatcher = {
   child: op(TONSTAKERS_OPS.mint, { optional: true, child: op(jettonInternalTransfer.opcode, { child: op(jettonNotify.opcode, { optional: true }) }) }),
   build(block, matched) {
     const transfer = findOp(matched, jettonInternalTransfer.opcode);
-    const failed = block.failed || !transfer;
+    // toncenter reads the asset off the mint's internal_transfer whether or not the deposit failed,
+    // so a deposit that minted nothing is no stake_deposit there (its calls stay basic actions).
+    if (!transfer) return null;
+    const failed = block.failed;
     const msg = block.node;
     const details = {
       provider: PROVIDER,
@@ -26,10 +29,10 @@ export const tonstakersDepositMatcher: ActionMatcher = {
       pool: msg.destination,
       // The pool keeps 1 TON of every deposit as its fee.
       amount: (msg.value - 1_000_000_000n).toString(),
-      tokens_minted: failed || !transfer ? null : (readInternalTransfer(transfer)?.amount.toString() ?? null),
-      asset: transfer && !failed ? (transfer.node.source ?? null) : null,
+      tokens_minted: failed ? null : (readInternalTransfer(transfer)?.amount.toString() ?? null),
+      asset: transfer.node.source,
     };
-    return composite('tonstakers_deposit', [block, ...matched], { details, addresses: [msg.source, msg.destination, transfer?.node.destination], publicType: 'stake_deposit' }, failed);
+    return composite('tonstakers_deposit', [block, ...matched], { details, addresses: [msg.source, msg.destination, transfer.node.destination], publicType: 'stake_deposit' }, failed);
   },
 };
 
@@ -42,17 +45,19 @@ export const tonstakersWithdrawMatcher: ActionMatcher = {
     }),
   }),
   build(block, matched) {
-    const burn = readAs(block, jettonBurn);
-    const notification = findOp(matched, jettonBurnNotification.opcode);
+    const burnt = burnAmount(block);
     const request = findOp(matched, TONSTAKERS_OPS.withdrawRequest);
-    if (!burn || !request) return null;
+    if (burnt === null || !request) return null;
     const holder = block.node.source;
     const wallet = block.node.destination;
-    const asset = notification?.node.destination ?? null;
+    // The tsTON master, which sent the request.
+    const asset = request.node.source;
     const immediate = findOp(matched, TONSTAKERS_OPS.poolWithdrawal);
     if (immediate) {
+      // The payout less the TON the request brought along; the tsTON burnt are the burn's amount.
+      const amount = immediate.node.value - (immediate.prev?.node.value ?? 0n);
       return composite('tonstakers_withdraw', [block, ...matched], {
-        details: { provider: PROVIDER, stake_holder: holder, pool: request.node.destination, amount: burn.amount.toString(), payout_nft: null, tokens_burnt: null, asset },
+        details: { provider: PROVIDER, stake_holder: holder, pool: request.node.destination, amount: amount.toString(), payout_nft: null, tokens_burnt: burnt.toString(), asset },
         addresses: [holder, wallet, request.node.destination],
         publicType: 'stake_withdrawal',
       }, block.failed);
