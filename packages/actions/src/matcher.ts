@@ -12,7 +12,7 @@ export type MatchContext = { lookup: InterfaceLookup; trace: ClassifierTrace };
  * A declarative block pattern (toncenter's BlockMatcher): `test` on the candidate; `child` tried on
  * every successor (all matches kept; required unless optional); `children` each on a distinct
  * successor in order; `parent` on the predecessor; then `build` makes the result (null = no match).
- * Excesses and bounces right after a matched nested block are taken along unless switched off.
+ * Excesses and bounces right after a matched nested block are taken along.
  */
 export type Matcher = {
   test: (block: Block, ctx: MatchContext) => boolean;
@@ -20,10 +20,6 @@ export type Matcher = {
   children?: Matcher[];
   parent?: Matcher;
   optional?: boolean;
-  /** Take excesses (0xd53276db) following the block. Default true. */
-  excesses?: boolean;
-  /** Take bounces (0xffffffff) following the block. Default true. */
-  bounces?: boolean;
 
   build?: (block: Block, matched: Block[], ctx: MatchContext) => Block[] | null;
   /** An alternation: the first of these that matches (the rest of this matcher is ignored). */
@@ -42,7 +38,7 @@ export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext, top
   if (!block || !m.test(block, ctx)) return null;
   if (m.alternatives) {
     for (const a of m.alternatives) {
-      const r = tryMatch(a, block, ctx);
+      const r = tryMatch(a, block, ctx, topLevel);
       if (r) return r;
     }
     return null;
@@ -65,10 +61,9 @@ export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext, top
     if (r) matched.push(...r);
     else if (!m.parent.optional) return null;
   }
-  const opcodes = topLevel ? [] : [...(m.excesses === false ? [] : [OP_EXCESSES]), ...(m.bounces === false ? [] : [OP_BOUNCE])];
   for (const next of block.next) {
     // Taken before build, so a nested block's composite absorbs its excesses and bounces too.
-    if (next.type === 'call_contract' && next.opcode !== null && opcodes.includes(next.opcode) && !matched.includes(next)) matched.push(next);
+    if (!topLevel && next.type === 'call_contract' && (next.opcode === OP_EXCESSES || next.opcode === OP_BOUNCE) && !matched.includes(next)) matched.push(next);
   }
   if (!m.build) return [block, ...matched];
   try {
