@@ -12,15 +12,15 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createLogger, createRegistry } from '@tonstream/runtime';
+import { createLogger } from '@tonstream/runtime';
 import type { AccountStateRecord } from '@tonstream/records';
 import { createKeyStore } from '@tonstream/store';
 import { type BlockEvent, createFanout, type Fanout } from '@tonstream/streaming';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStreamerOptions } from './streamer-options.js';
 import WebSocket from 'ws';
 import { connectKeyVerifier, type KeyVerifier } from '../../services/streamer/src/api-keys.js';
-import { createStreamerMetrics } from '../../services/streamer/src/metrics.js';
 import { createStreamingServer, type ServerOptions } from '../../services/streamer/src/server.js';
 import { eventually, ROOT } from '../support/processes.js';
 import type { ReaderReply } from '../support/stream-reader-process.js';
@@ -51,23 +51,7 @@ const cursorsSince = (from: number) => emitted.slice(from);
 
 type Started = { url: string; close: () => Promise<void> };
 async function startServer(options: Partial<ServerOptions>): Promise<Started> {
-  const server = createStreamingServer({
-    fanout,
-    logger,
-    metrics: createStreamerMetrics(createRegistry('streamer-test')),
-    health: () => ({ ok: true }),
-    keepaliveMs: 15_000,
-    maxAddresses: 10_000,
-    maxRequestBytes: 1024 * 1024,
-    maxBufferedBytes: 4 * 1024 * 1024,
-    maxUnsentMs: 10_000,
-    maxConnectionsPerKey: -1,
-    maxConnectionsAnonymous: -1,
-    trustGatewayHeaders: false,
-    keys: null,
-    keyRecheckMs: 30_000,
-    ...options,
-  });
+  const server = createStreamingServer(testStreamerOptions({ fanout, logger, ...options }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, close: () => new Promise<void>((resolve) => (server.closeStreams(), server.close(() => resolve()))) };

@@ -7,11 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, connect, type Socket } from 'node:net';
-import { createLogger, createRegistry } from '@tonstream/runtime';
+import { createLogger } from '@tonstream/runtime';
 import { createFanout } from '@tonstream/streaming';
 import { afterAll, describe, expect, it } from 'vitest';
+import { testStreamerOptions } from './streamer-options.js';
 import { connectKeyVerifier } from '../../services/streamer/src/api-keys.js';
-import { createStreamerMetrics } from '../../services/streamer/src/metrics.js';
 import { createStreamingServer, type ServerOptions } from '../../services/streamer/src/server.js';
 import { eventually } from '../support/processes.js';
 import { sseClient } from './streaming-clients.js';
@@ -30,23 +30,7 @@ afterAll(async () => {
 });
 
 async function startServer(options: Partial<ServerOptions>): Promise<{ port: number; url: string }> {
-  const server = createStreamingServer({
-    fanout: createFanout({ retainMcBlocks: 100, retainMaxBytes: 2 ** 30 }),
-    logger,
-    metrics: createStreamerMetrics(createRegistry('streamer-edges-test')),
-    health: () => ({ ok: true }),
-    keepaliveMs: 15_000,
-    maxAddresses: 10_000,
-    maxRequestBytes: 64 * 1024,
-    maxBufferedBytes: 4 * 1024 * 1024,
-    maxUnsentMs: 10_000,
-    maxConnectionsPerKey: -1,
-    maxConnectionsAnonymous: -1,
-    trustGatewayHeaders: false,
-    keys: null,
-    keyRecheckMs: 30_000,
-    ...options,
-  });
+  const server = createStreamingServer(testStreamerOptions({ fanout: createFanout({ retainMcBlocks: 100, retainMaxBytes: 2 ** 30 }), logger, maxRequestBytes: 64 * 1024, ...options }));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   cleanups.push(() => new Promise<void>((resolve) => (server.closeStreams(), server.closeAllConnections(), server.close(() => resolve()))));
   const port = (server.address() as AddressInfo).port;

@@ -14,10 +14,10 @@ import type { AccountStateRecord } from '@tonstream/records';
 import { createStore } from '@tonstream/store';
 import { type BlockEvent, createFanout } from '@tonstream/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testStreamerOptions } from './streamer-options.js';
 import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http-server.js';
 import { createStreamingProxy } from '../../services/api/src/streaming-proxy.js';
-import { createStreamerMetrics } from '../../services/streamer/src/metrics.js';
 import { createStreamingServer } from '../../services/streamer/src/server.js';
 import { eventually } from '../support/processes.js';
 import { sseClient, wsClient } from './streaming-clients.js';
@@ -40,23 +40,9 @@ function emitBlock(events: number, balanceDigits = 20) {
 const MAX_BUFFERED_BYTES = 256 * 1024;
 /** Connections per client address; the first test opens this many from 127.0.0.1 (two direct, two through the API). */
 const ANONYMOUS_LIMIT = 4;
-const streamer = createStreamingServer({
-  fanout,
-  logger,
-  metrics: createStreamerMetrics(createRegistry('streamer-one-origin')),
-  health: () => ({ ok: true }),
-  keepaliveMs: 15_000,
-  maxAddresses: 10_000,
-  maxRequestBytes: 1024 * 1024,
-  maxBufferedBytes: MAX_BUFFERED_BYTES,
-  maxUnsentMs: 600_000,
-  maxConnectionsPerKey: -1,
-  maxConnectionsAnonymous: ANONYMOUS_LIMIT,
-  trustGatewayHeaders: false,
-  trustedProxies: ['127.0.0.1', '::1'],
-  keys: null,
-  keyRecheckMs: 30_000,
-});
+const streamer = createStreamingServer(
+  testStreamerOptions({ fanout, logger, maxBufferedBytes: MAX_BUFFERED_BYTES, maxUnsentMs: 600_000, maxConnectionsAnonymous: ANONYMOUS_LIMIT, trustedProxies: ['127.0.0.1', '::1'] }),
+);
 const store = createStore({ url: process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123', database: 'tonstream_one_origin_unused' });
 let api: ReturnType<typeof createApiServer>;
 let direct = '';
