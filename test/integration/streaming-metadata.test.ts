@@ -192,8 +192,11 @@ describe('address_book and metadata, streamed', () => {
       }
     }
     expect(jettonNotes).toBe(2);
-    const health = (await (await fetch(`${base}/api/streaming/healthz`)).json()) as { components: { streamer: { extras: Record<string, unknown> } } };
-    const extras = health.components.streamer.extras;
+    // The chain keeps producing blocks, so a snapshot may hold the next emission mid-lookup: wait for a drained queue.
+    const extras = await until('the streamer\'s emit queue drained', async () => {
+      const health = (await (await fetch(`${base}/api/streaming/healthz`)).json()) as { components: { streamer: { extras: Record<string, unknown> } } };
+      return health.components.streamer.extras.queued === 0 ? health.components.streamer.extras : undefined;
+    });
     console.log(JSON.stringify({ extras }));
     expect(extras).toMatchObject({ failures: 0, late: 0, queued: 0 });
     for (const n of plain.notifications()) expect('address_book' in n || 'metadata' in n, JSON.stringify(n)).toBe(false);
