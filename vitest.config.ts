@@ -36,6 +36,8 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           globalSetup: ['test/support/integration-setup.ts'],
+          // Every v3 answer a test receives, from an API in-process or spawned, matches the served OpenAPI document.
+          env: { API_CHECK_RESPONSES: 'reject' },
         },
       },
     ],

@@ -75,7 +75,7 @@ async function startApp(store: Store, options: { rateLimited?: boolean } = {}): 
   const limitsRedis = options.rateLimited ? connectLimitsRedis(REDIS_URL, logger) : undefined;
   if (limitsRedis) await once(limitsRedis.redis, 'ready');
   const rateLimit = limitsRedis && createRateLimit({ redis: limitsRedis.redis, prefix, anonymousRps: 1, registry, logger });
-  const server = createApiServer(createApp({ store, registry, logger, rateLimit })).listen(0, '127.0.0.1');
+  const server = createApiServer(createApp({ store, registry, logger, rateLimit, checkResponses: 'reject' })).listen(0, '127.0.0.1');
   await once(server, 'listening');
   cleanups.push(async () => {
     server.closeAllConnections();

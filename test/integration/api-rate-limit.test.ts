@@ -122,7 +122,7 @@ async function startApp(options: { redisUrl?: string; waitForRedis?: boolean }):
   const limitsRedis = options.redisUrl === undefined ? undefined : connectLimitsRedis(options.redisUrl, logger);
   if (limitsRedis && options.waitForRedis) await once(limitsRedis.redis, 'ready');
   const rateLimit = limitsRedis && createRateLimit({ redis: limitsRedis.redis, prefix, anonymousRps: 1, registry, logger });
-  const server: Server = createApiServer(createApp({ store, registry, logger, rateLimit })).listen(0, '127.0.0.1');
+  const server: Server = createApiServer(createApp({ store, registry, logger, rateLimit, checkResponses: 'reject' })).listen(0, '127.0.0.1');
   await once(server, 'listening');
   const api = {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

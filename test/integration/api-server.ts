@@ -21,7 +21,7 @@ export async function startApi(clickhouseUrl: string, database: string, options:
   const pending = connectPendingRedis(options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `test_${randomBytes(4).toString('hex')}:`);
   // No offline queue: a request before the connection is up would answer 503.
   await new Promise((r) => (pending.redis.status === 'ready' ? r(null) : pending.redis.once('ready', r)));
-  const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), pending });
+  const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), pending, checkResponses: 'reject' });
   const server = createApiServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   return {

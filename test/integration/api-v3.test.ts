@@ -143,7 +143,7 @@ describe('v3 over the mainnet fixture blocks', () => {
       ((doc.paths as Record<string, { get: { parameters: { name: string; schema: { default?: number } }[] } }>)[path].get.parameters.find((p) => p.name === 'limit')!.schema.default);
     expect(limitDefault(await ok('/api/v3/openapi.json'), '/api/v3/transactions')).toBe(10);
 
-    const app = createApp({ store, registry: createRegistry('api-v3-limit'), logger: createLogger({ level: 'error' }), defaults: { limit: 3 } });
+    const app = createApp({ store, registry: createRegistry('api-v3-limit'), logger: createLogger({ level: 'error' }), defaults: { limit: 3 }, checkResponses: 'reject' });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const other = (path: string) => okJson(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, path);
@@ -339,7 +339,7 @@ describe('v3 over the mainnet fixture blocks', () => {
     expect(slow.status).toBe(504);
     expect(slow.body.error).toContain('timeout');
     const down = createStore({ url: 'http://127.0.0.1:1', database });
-    const app = createApp({ store: down, registry: createRegistry('api-v3-down'), logger: createLogger({ level: 'error' }) });
+    const app = createApp({ store: down, registry: createRegistry('api-v3-down'), logger: createLogger({ level: 'error' }), checkResponses: 'reject' });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {

@@ -113,7 +113,7 @@ describe('pending endpoints over Redis', () => {
   it('answers 503 with a clear error while Redis is unreachable', async () => {
     const store = api.store;
     const pending = connectPendingRedis('redis://127.0.0.1:1', 'x:');
-    const server = createApiServer(createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), pending })).listen(0, '127.0.0.1');
+    const server = createApiServer(createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), pending, checkResponses: 'reject' })).listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     try {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -80,7 +80,7 @@ async function startApi(name: string, networkOn: boolean, maxQueuedBytes?: numbe
   const kafka = createKafka({ brokers: KAFKA_BROKERS, clientId: `pending-publish-test-${runId}`, socketFactory: net.socketFactory });
   const publisher = createPendingPublisher({ kafka, topics, registry, logger, maxQueuedBytes, retryMs: 100, maxRetryMs: 1_000 });
   const chain = { ...noLiteserver(), sendMessage: async () => 1 };
-  const app = createApp({ store, registry, logger, lite: publisher.wrap(chain), healthNotes: () => publisher.healthNotes() });
+  const app = createApp({ store, registry, logger, lite: publisher.wrap(chain), healthNotes: () => publisher.healthNotes(), checkResponses: 'reject' });
   const server: Server = createApiServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   cleanups.push(async () => {

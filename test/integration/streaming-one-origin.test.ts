@@ -52,7 +52,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => streamer.listen(0, '127.0.0.1', resolve));
   direct = `http://127.0.0.1:${(streamer.address() as AddressInfo).port}`;
   const proxy = createStreamingProxy(new URL(direct), 0, logger);
-  api = createApiServer(createApp({ store, registry: createRegistry('api-one-origin'), logger, streaming: proxy }));
+  api = createApiServer(createApp({ store, registry: createRegistry('api-one-origin'), logger, streaming: proxy, checkResponses: 'reject' }));
   api.on('upgrade', proxy.upgrade);
   await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
   viaApi = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from '@tonstream/runtime';
 import { type Store, StoreError } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import { HttpError } from './http-error.js';
 import { createIndexState } from './index-state.js';
 import { type Liteserver, noLiteserver } from './liteserver.js';
@@ -14,6 +14,7 @@ import { createV3Router } from './v3/index.js';
 import type { RequestDefaults } from './v3/params.js';
 import { STREAMING_HTTP_PATHS, type StreamingProxy } from './streaming-proxy.js';
 import type { PendingReader } from './v3/pending.js';
+import type { ResponseCheckMode } from './v3/response-check.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 
 export { HttpError };
@@ -38,6 +39,8 @@ export type ApiDeps = {
   defaults?: RequestDefaults;
   /** Passes /api/streaming/v2/sse (and health) on to the streamer; WebSocket upgrades are the server's (main.ts). */
   streaming?: StreamingProxy;
+  /** v3 answers checked against the served OpenAPI document (API_CHECK_RESPONSES). @default off */
+  checkResponses?: ResponseCheckMode;
 };
 
 /**
@@ -46,7 +49,7 @@ export type ApiDeps = {
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults, streaming }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults, streaming, checkResponses = 'off' }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -80,7 +83,7 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   if (rateLimit) app.use(['/api/v2', '/api/v3', STATUS_DATA_PATH], rateLimit.middleware);
   app.use(createStatusRouter({ store, index, registry }));
   app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
-  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, defaults }));
+  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, defaults, checkResponses: responseCheck(checkResponses, registry, logger) }));
   if (streaming) app.all(STREAMING_HTTP_PATHS, (req, res) => streaming.http(req, res));
 
   app.use('/api/v3', (req) => {
@@ -105,4 +108,16 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
     res.status(500).json({ error: 'internal server error', request_id: requestId });
   });
   return app;
+}
+
+function responseCheck(mode: ResponseCheckMode, registry: Registry, logger: Logger) {
+  if (mode === 'off') return undefined;
+  const mismatches = new Counter({ name: 'tonstream_api_openapi_mismatches_total', help: 'v3 answers that do not match the served OpenAPI document, by route', labelNames: ['route'], registers: [registry] });
+  return {
+    reject: mode === 'reject',
+    report(route: string, problem: string) {
+      mismatches.inc({ route });
+      logger.warn('answer does not match the OpenAPI document', { route, problem });
+    },
+  };
 }

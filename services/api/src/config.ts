@@ -45,6 +45,8 @@ export type ApiConfig = {
   kafkaBrokers: string[];
   /** Prefix of the topic names, as every service's KAFKA_TOPIC_PREFIX. @default '' */
   topicPrefix: string;
+  /** v3 answers checked against the served OpenAPI document: `log` reports a mismatch, `reject` answers 500 naming it (tests). @default off */
+  checkResponses: 'off' | 'log' | 'reject';
 };
 
 /** An http(s) URL, or `none`. */
@@ -72,6 +74,7 @@ export function loadApiConfig(env: NodeJS.ProcessEnv = process.env): ApiConfig {
       pendingRedisPrefix: str('PENDING_REDIS_PREFIX', 'prefix of the pending trace keys in Redis', 'tonstream:'),
       kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka brokers, where accepted externals are published for the emulator', ['127.0.0.1:9092']),
       topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name', ''),
+      checkResponses: oneOf('API_CHECK_RESPONSES', 'check v3 answers against the served OpenAPI document', ['off', 'log', 'reject'] as const, 'off'),
       globalConfig: str('API_GLOBAL_CONFIG', 'TON global config file of the liteservers (none: no liteservers)', env.FETCHER_GLOBAL_CONFIG ?? '.local/localnet/global.config.json'),
     },
     env,

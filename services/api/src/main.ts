@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   shutdown.add('pending redis', async () => pending.redis.disconnect());
   const streaming = config.streamingUrl === 'none' ? undefined : createStreamingProxy(new URL(config.streamingUrl), config.trustProxy, logger);
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming });
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming, checkResponses: config.checkResponses });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);

@@ -1,14 +1,8 @@
 import type { JsonSchema } from './kinds.js';
+import { B, list, N, nullable, obj, ref, S } from './schema-kit.js';
 
 /** Response schemas of the DNS, multisig, vesting and NFT sale endpoints (toncenter-v3.md §3), merged into SCHEMAS. */
-const S: JsonSchema = { type: 'string' };
-const N: JsonSchema = { type: 'integer' };
-const B: JsonSchema = { type: 'boolean' };
-const nullable = (s: JsonSchema): JsonSchema => ({ ...s, nullable: true });
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 const strings: JsonSchema = { type: 'array', items: S };
-const obj = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({ type: 'object', properties, required: Object.keys(properties).filter((k) => !optional.includes(k)) });
-const list = (item: string) => ({ type: 'array', items: ref(item) }) as JsonSchema;
 
 export const CONTRACT_SCHEMAS: Record<string, JsonSchema> = {
   DNSRecord: obj({ nft_item_address: S, nft_item_owner: nullable(S), domain: S, dns_next_resolver: nullable(S), dns_wallet: nullable(S), dns_site_adnl: nullable(S), dns_storage_bag_id: nullable(S) }),

@@ -63,7 +63,17 @@ export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoin
 }
 
 /** `defaults`: what a request that leaves a parameter out gets (API_DEFAULT_LIMIT); toncenter's documented ones if not given. */
-export type V3Deps = { store: Store; index: IndexState; testnet: boolean; now?: () => number; lite?: Liteserver; pending?: PendingReader; defaults?: RequestDefaults };
+export type V3Deps = {
+  store: Store;
+  index: IndexState;
+  testnet: boolean;
+  now?: () => number;
+  lite?: Liteserver;
+  pending?: PendingReader;
+  defaults?: RequestDefaults;
+  /** Every answer checked against the served OpenAPI document (API_CHECK_RESPONSES); `reject` answers 500 on a mismatch. */
+  checkResponses?: { reject: boolean; report(route: string, problem: string): void };
+};
 
 /**
  * Every response of an endpoint carries `X-Index-Mc-Seqno` (the watermark; 0 before anything is

@@ -1,4 +1,4 @@
-import type express from 'express';
+import express from 'express';
 import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
 import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks.js';
 import { decodeEndpoint } from './decode.js';
@@ -7,6 +7,7 @@ import { docsPageRouter } from './docs-page.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
 import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
 import { openApiDocument } from './openapi.js';
+import { checkResponses, openApiResponseCheck } from './response-check.js';
 import { pendingActionsEndpoint, pendingTracesEndpoint, pendingTransactionsEndpoint } from './pending.js';
 import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions.js';
 import { actionsEndpoint } from './actions.js';
@@ -61,8 +62,10 @@ export const V3_API_VERSION = '0.1.0';
 
 /** The /api/v3 router: the endpoints, `GET /openapi.json` generated from them and its docs page. */
 export function createV3Router(deps: V3Deps): express.Router {
-  const router = v3Router(V3_ENDPOINTS, deps);
   const doc = openApiDocument(V3_ENDPOINTS, V3_API_VERSION, deps.defaults);
+  const router = express.Router();
+  if (deps.checkResponses) router.use(checkResponses(openApiResponseCheck(doc), deps.checkResponses.reject, deps.checkResponses.report));
+  router.use(v3Router(V3_ENDPOINTS, deps));
   router.get('/openapi.json', (_req, res) => {
     res.json(doc);
   });

@@ -33,6 +33,7 @@ export type JsonSchema = {
   additionalProperties?: boolean | JsonSchema;
   $ref?: string;
   oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
 };
 
 const INT64_MIN = -(2n ** 63n);

@@ -5,13 +5,23 @@ import { DEFAULT_LIMIT, type Param, type RequestDefaults, SETTINGS } from './par
 import { SCHEMAS, ref } from './schemas.js';
 
 /** OpenAPI 3.0 document of the served v3 endpoints, built from their declarations (nothing hand-kept). */
-export function openApiDocument(endpoints: readonly Endpoint[], version: string, defaults: RequestDefaults = { limit: DEFAULT_LIMIT }): Record<string, unknown> {
+export type OpenApiResponse = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }> };
+export type OpenApiOperation = { operationId: string; responses: Record<string, OpenApiResponse> } & Record<string, unknown>;
+export type OpenApiDocument = {
+  openapi: string;
+  info: Record<string, string>;
+  paths: Record<string, Partial<Record<'get' | 'post', OpenApiOperation>>>;
+  components: { schemas: Record<string, JsonSchema> };
+};
+
+export function openApiDocument(endpoints: readonly Endpoint[], version: string, defaults: RequestDefaults = { limit: DEFAULT_LIMIT }): OpenApiDocument {
   const parameter = (name: string, p: Param<unknown>) => parameterObject(name, p.configuredDefault ? { ...p, default: defaults.limit } : p);
-  const paths: Record<string, unknown> = {};
+  const paths: OpenApiDocument['paths'] = {};
   for (const e of endpoints) {
-    const responses: Record<string, unknown> = {
+    const responses: Record<string, OpenApiResponse> = {
       200: { description: 'OK', headers: INDEX_HEADERS, content: json(e.response) },
       422: { description: 'A parameter is invalid (the message names it)', content: json(ref('Error')) },
+      500: { description: 'A failure of the server (logged under the answer\'s request_id)', content: json(ref('Error')) },
       503: { description: 'The index store is unavailable', content: json(ref('Error')) },
       504: { description: 'The query exceeded X-Timeout', content: json(ref('Error')) },
     };

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './kinds.js';
+import { B, N, nullable, obj, ref, S } from './schema-kit.js';
 import { CONTRACT_SCHEMAS } from './contract-schemas.js';
 import { TOKEN_SCHEMAS } from './token-schemas.js';
 
@@ -6,20 +7,10 @@ import { TOKEN_SCHEMAS } from './token-schemas.js';
  * Response schemas of the served endpoints (OpenAPI 3.0 components), named as toncenter's OpenAPI
  * names them. Field types follow toncenter-v3.md §3: 64-bit values and `Block.gen_utime` are strings.
  */
-const S: JsonSchema = { type: 'string' };
-const N: JsonSchema = { type: 'integer' };
-const B: JsonSchema = { type: 'boolean' };
-const nullable = (s: JsonSchema): JsonSchema => ({ ...s, nullable: true });
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({
-  type: 'object',
-  properties,
-  required: Object.keys(properties).filter((k) => !optional.includes(k)),
-});
 const amounts: JsonSchema = { type: 'object', additionalProperties: S, description: 'currency id -> amount (decimal string)' };
 
 export const SCHEMAS: Record<string, JsonSchema> = {
-  Error: obj({ error: S }),
+  Error: obj({ error: S, request_id: { ...S, description: 'with 500 and 503: the id under which the server logged the failure' } }, ['request_id']),
   BlockId: obj({ workchain: N, shard: { ...S, description: 'hex, upper case' }, seqno: N }),
   Block: obj({
     workchain: N, shard: S, seqno: N, root_hash: S, file_hash: S,
@@ -114,4 +105,4 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   ...CONTRACT_SCHEMAS,
 };
 
-export { ref };
+export { ref } from './schema-kit.js';

@@ -1,12 +1,7 @@
 import type { JsonSchema } from './kinds.js';
+import { B, N, nullable, obj, ref, S } from './schema-kit.js';
 
 /** Response schemas of the Jetton and NFT endpoints (toncenter-v3.md §3), merged into SCHEMAS. */
-const S: JsonSchema = { type: 'string' };
-const N: JsonSchema = { type: 'integer' };
-const B: JsonSchema = { type: 'boolean' };
-const nullable = (s: JsonSchema): JsonSchema => ({ ...s, nullable: true });
-const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema => ({ type: 'object', properties, required: Object.keys(properties).filter((k) => !optional.includes(k)) });
 const content = nullable({ type: 'object', additionalProperties: S });
 const tx = { transaction_hash: S, transaction_lt: S, transaction_now: N, transaction_aborted: B };
 const response = (key: string, item: string) => obj({ [key]: { type: 'array', items: ref(item) }, address_book: ref('AddressBook'), metadata: ref('Metadata') });

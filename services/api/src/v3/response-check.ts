@@ -1,0 +1,73 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { RequestHandler } from 'express';
+import type { JsonSchema } from './kinds.js';
+import type { OpenApiDocument, OpenApiOperation } from './openapi.js';
+
+/**
+ * Checks answers against the served OpenAPI document (API_CHECK_RESPONSES): `log` reports a mismatch,
+ * `reject` answers 500 naming it instead (what the test suites run with, so every answer a test
+ * receives from a v3 endpoint is one the document describes).
+ */
+export type ResponseCheckMode = 'off' | 'log' | 'reject';
+
+/** What is wrong with `body` as the answer of `method route` with `status`; null when it matches. */
+export type ResponseCheck = (method: string, route: string, status: number, body: unknown) => string | null;
+
+const ROOT_ID = 'openapi';
+
+export function openApiResponseCheck(doc: OpenApiDocument): ResponseCheck {
+  const ajv = new Ajv({ strict: false, validateFormats: false });
+  ajv.addSchema({ $id: ROOT_ID, definitions: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, toJsonSchema(s)])) });
+  const validators = new Map<string, ValidateFunction>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item) as [string, OpenApiOperation][]) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const schema = response.content?.['application/json']?.schema;
+        if (schema) validators.set(`${method} ${path} ${status}`, ajv.compile(toJsonSchema(schema)));
+      }
+    }
+  }
+  return (method, route, status, body) => {
+    const validate = validators.get(`${method.toLowerCase()} ${route} ${status}`);
+    if (!validate) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
+    return validate(body) ? null : ajv.errorsText(validate.errors, { dataVar: 'body' });
+  };
+}
+
+/**
+ * OpenAPI 3.0 to the JSON Schema Ajv reads: `nullable` as a union with null, references into the
+ * components, and objects with declared properties closed (a field served but not documented is a
+ * mismatch; `additionalProperties` written out keeps an object open).
+ */
+function toJsonSchema(s: JsonSchema): Record<string, unknown> {
+  const { nullable, $ref, properties, items, additionalProperties, oneOf, allOf, ...rest } = s;
+  const out: Record<string, unknown> = { ...rest };
+  if ($ref) out.$ref = $ref.replace('#/components/schemas/', `${ROOT_ID}#/definitions/`);
+  if (properties) {
+    out.properties = Object.fromEntries(Object.entries(properties).map(([k, v]) => [k, toJsonSchema(v)]));
+    out.additionalProperties = additionalProperties === undefined ? false : additionalProperties;
+  }
+  if (typeof additionalProperties === 'object') out.additionalProperties = toJsonSchema(additionalProperties);
+  else if (additionalProperties !== undefined) out.additionalProperties = additionalProperties;
+  if (items) out.items = toJsonSchema(items);
+  if (oneOf) out.oneOf = oneOf.map(toJsonSchema);
+  if (allOf) out.allOf = allOf.map(toJsonSchema);
+  return nullable ? { anyOf: [out, { type: 'null' }] } : out;
+}
+
+/** Wraps `res.json` of the v3 endpoints (those that name their route in res.locals) with `check`. */
+export function checkResponses(check: ResponseCheck, reject: boolean, report: (route: string, problem: string) => void): RequestHandler {
+  return (req, res, next) => {
+    const json = res.json.bind(res);
+    res.json = (body: unknown) => {
+      const route = res.locals.route as string | undefined;
+      const problem = route === undefined ? null : check(req.method, route, res.statusCode, JSON.parse(JSON.stringify(body) ?? 'null'));
+      if (problem === null || route === undefined) return json(body);
+      report(route, problem);
+      if (!reject) return json(body);
+      res.status(500);
+      return json({ error: `the answer does not match the OpenAPI document: ${problem}` });
+    };
+    next();
+  };
+}
