@@ -27,11 +27,11 @@ import { Executor } from '@ton/sandbox';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { createKafka, pendingExternal, topicNames } from '@tonstream/bus';
 import { createLiteState, createTraceEmulator, HEAD_TTL_MS } from '@tonstream/emulation';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { connectLitePool, createLiteReads } from '@tonstream/lite-client';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { PREFUNDED_WALLETS } from '@tonstream/localnet';
 import { hasPendingTrace, pendingKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
-import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { freePort, type ServiceProcess, startService } from '../support/processes.js';
 
 const TRANSFERS = Number(process.env.BENCH_TRANSFERS ?? 200);
@@ -163,9 +163,8 @@ async function main(): Promise<void> {
     const burstMs = performance.now() - b0;
 
     // Baseline: emulation alone, in this process, on the same liteserver.
-    const [ls] = readGlobalConfig(readFileSync(globalConfig, 'utf8'));
-    const engine = new LiteSingleEngine({ host: `tcp://${ls.host}:${ls.port}`, publicKey: ls.publicKey });
-    const emulate = createTraceEmulator({ state: createLiteState({ client: new LiteClient({ engine }) }), executor: await Executor.create() });
+    const lite = createLiteReads(await connectLitePool(readGlobalConfig(readFileSync(globalConfig, 'utf8')).slice(0, 1)));
+    const emulate = createTraceEmulator({ state: createLiteState({ lite }), executor: await Executor.create() });
     const base: number[] = [];
     const baseBocs = bocs(WARMUP + BASELINE, 200_000);
     const base0 = performance.now();
@@ -176,7 +175,7 @@ async function main(): Promise<void> {
       if (i >= WARMUP) base.push(performance.now() - t0);
     }
     const baseTotalMs = performance.now() - base0;
-    engine.close();
+    lite.close();
     base.sort((a, b) => a - b);
 
     // POST /api/v3/message -> readable, last: these transfers move the wallets' seqnos. Each wallet's next transfer waits for its previous one on

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createStore, type Store } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Address, Cell, Dictionary, parseTuple, serializeTuple, type TupleItem, TupleReader } from '@ton/core';
 import { MultisigWallet } from '@ton/ton';
 import { methodId } from '@tonstream/contracts';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createStore, type Store, str } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -10,7 +10,7 @@ import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { createKafka, pendingExternal, publishPendingExternal, topicNames } from '@tonstream/bus';
 import { HEAD_TTL_MS } from '@tonstream/emulation';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { PREFUNDED_WALLETS, type PrefundedWallet } from '@tonstream/localnet';
 import type { Admin, Producer } from 'kafkajs';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';

@@ -29,7 +29,7 @@ import {
   openFetcher,
   openKafkaBus,
 } from '@tonstream/fetcher-service';
-import { createLiteServer, ErrorCode, type LiteServer, type LiteServerAddress, type LiteServerHandlers, LiteServerError, readGlobalConfig, writeGlobalConfig } from '@tonstream/liteserver';
+import { createLiteServer, ErrorCode, type LiteServer, type LiteServerAddress, type LiteServerHandlers, LiteErrorAnswer, readGlobalConfig, writeGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { LiteSingleEngine } from 'ton-lite-client';
 import { Functions, type liteServer_accountState, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
@@ -76,7 +76,7 @@ async function startProxy(lie: 'gone' | 'empty' = 'gone'): Promise<Proxy> {
       try {
         return (await engine.query(f, params)) as never;
       } catch (err) {
-        throw new LiteServerError(ErrorCode.error, (err as Error).message); // the message as the localnet gave it
+        throw new LiteErrorAnswer(ErrorCode.error, (err as Error).message); // the message as the localnet gave it
       }
     };
   const proxy: Proxy = { address: undefined as unknown as LiteServerAddress, goneAnswers: 0, emptyAnswers: 0 };
@@ -88,7 +88,7 @@ async function startProxy(lie: 'gone' | 'empty' = 'gone'): Promise<Proxy> {
     'liteServer.getAccountState': async (p: { id: tonNode_blockIdExt }) => {
       if (lie === 'gone') {
         proxy.goneAnswers++;
-        throw new LiteServerError(ErrorCode.notready, stateNotInDb(p.id));
+        throw new LiteErrorAnswer(ErrorCode.notready, stateNotInDb(p.id));
       }
       const answer: liteServer_accountState = await forward(Functions.liteServer_getAccountState)(p);
       proxy.emptyAnswers++;

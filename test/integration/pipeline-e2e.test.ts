@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Address, Cell } from '@ton/core';
 import { createKafka } from '@tonstream/bus';
 import { DECODER_GROUP_ID } from '@tonstream/decoder-service';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createStore, type Store, str } from '@tonstream/store';
 import { WRITER_GROUP_ID } from '@tonstream/writer-service';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';

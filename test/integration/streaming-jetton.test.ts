@@ -7,7 +7,7 @@ import { Address, beginCell, Cell, external, internal, type MessageRelaxed, Send
 import { storeJettonTransferMessage } from '@ton-community/assets-sdk';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { PREFUNDED_WALLETS } from '@tonstream/localnet';
 import { createStore, type Store } from '@tonstream/store';
 import { Redis } from 'ioredis';

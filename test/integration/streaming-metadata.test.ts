@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Address, beginCell, Cell, external, internal, type MessageRelaxed, SendMode, storeMessage, toNano } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV5R1 } from '@ton/ton';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { PREFUNDED_WALLETS } from '@tonstream/localnet';
 import { createStore, type Store, writeMetadataEntries } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, Cell, loadTransaction, parseTuple, serializeTuple, type TupleItem, TupleReader } from '@ton/core';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createStore } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type Address, beginCell, external, type MessageRelaxed, SendMode, storeMessage } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { PREFUNDED_WALLETS, type PrefundedWallet } from '@tonstream/localnet';
 import { createStore } from '@tonstream/store';
 import { Redis } from 'ioredis';

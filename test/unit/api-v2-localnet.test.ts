@@ -9,7 +9,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { Address } from '@ton/core';
 import { decodeBlock } from '@tonstream/block';
-import { createLiteServer, ed25519KeyPairFromSeed, ErrorCode, type LiteServer, LiteServerError, type LiteServerHandlers } from '@tonstream/liteserver';
+import { createLiteServer, ed25519KeyPairFromSeed, ErrorCode, type LiteServer, LiteErrorAnswer, type LiteServerHandlers } from '@tonstream/liteserver-emulator';
 import { type Chain, createChain, createTraffic, type TrafficWallet } from '@tonstream/localnet';
 import { createLogger } from '@tonstream/runtime';
 import type { Store } from '@tonstream/store';
@@ -136,7 +136,7 @@ describe('getOutMsgQueueSize', () => {
     const { 'liteServer.getOutMsgQueueSizes': _, ...older } = createLiteHandlers(chain);
     // Ours without the handler ("… is not implemented"), and upstream before the method (its TL parser's words).
     const upstream = () => {
-      throw new LiteServerError(ErrorCode.protoviolation, 'Unknown constructor found 0x7bc19c36');
+      throw new LiteErrorAnswer(ErrorCode.protoviolation, 'Unknown constructor found 0x7bc19c36');
     };
     for (const handlers of [older, { ...older, 'liteServer.getOutMsgQueueSizes': upstream }]) {
       const old = await startApi(chain, handlers);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { Address, beginCell, Cell, external, storeMessage, type TupleItem, TupleReader } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { type Liteserver, liteError, LiteserverError } from '../../services/api/src/liteserver.js';
+import { type Liteserver, liteError, LiteClientError } from '../../services/api/src/liteserver.js';
 import { errorEnvelope, okEnvelope, V2Error } from '../../services/api/src/v2/envelope.js';
 import { getMethodId, runGetMethod } from '../../services/api/src/v2/get-methods.js';
 import * as kinds from '../../services/api/src/v2/kinds.js';
@@ -204,7 +204,7 @@ describe('sendExternal() answers a message the node refuses as the caller\'s mis
     const rejected = liteError(new Error('cannot apply external message to current state : External message was not accepted'), 'sendMessage');
     await expect(sendExternal(liteserverThrowing(rejected), boc)).rejects.toMatchObject({ name: 'V2Error', status: 400, message: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted' });
     for (const status of [503, 504]) {
-      await expect(sendExternal(liteserverThrowing(new LiteserverError(status, 'down')), boc)).rejects.toMatchObject({ name: 'LiteserverError', status });
+      await expect(sendExternal(liteserverThrowing(new LiteClientError(status, 'down')), boc)).rejects.toMatchObject({ name: 'LiteClientError', status });
     }
     await expect(sendExternal({ sendMessage: () => Promise.resolve(1) } as unknown as Liteserver, boc)).resolves.toMatchObject({ info: { type: 'external-in' } });
   });

@@ -1,6 +1,5 @@
 import { Address, beginCell, Cell } from '@ton/core';
-import type { LiteClient } from 'ton-lite-client';
-import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
+import { type BlockIdExt, lastTransactionOf, type LiteReads } from '@tonstream/lite-client';
 import type { AccountSnapshot, ChainState, HeadBlock } from './chain-state.js';
 
 /** How long a head is reused before asking again: a masterchain block every few seconds on mainnet, 1 s on localnet. */
@@ -11,7 +10,8 @@ export const ACCOUNT_CACHE_SIZE = 10_000;
 export const LIBRARY_CACHE_SIZE = 1_000;
 
 export type LiteStateOptions = {
-  client: LiteClient;
+  /** The reads of @tonstream/lite-client this needs. */
+  lite: Pick<LiteReads, 'masterchainInfo' | 'accountState' | 'configAll' | 'libraries'>;
   /** @default HEAD_TTL_MS */
   headTtlMs?: number;
   now?: () => number;
@@ -20,7 +20,7 @@ export type LiteStateOptions = {
 const MASTERCHAIN_SHARD = BigInt.asIntN(64, 1n << 63n).toString();
 const shardHex = (signed: string) => BigInt.asUintN(64, BigInt(signed)).toString(16).toUpperCase().padStart(16, '0');
 
-function tlId(head: HeadBlock): tonNode_blockIdExt {
+function tlId(head: HeadBlock): BlockIdExt {
   return { kind: 'tonNode.blockIdExt', workchain: -1, shard: MASTERCHAIN_SHARD, seqno: head.seqno, rootHash: Buffer.from(head.rootHash, 'base64'), fileHash: Buffer.from(head.fileHash, 'base64') };
 }
 
@@ -47,8 +47,15 @@ export function shardAccountBoc(accountBoc: Uint8Array, lastTx: { hash: bigint; 
   return cell.toBoc().toString('base64');
 }
 
-/** Chain state read from a liteserver through ton-lite-client, cached per head. */
-export function createLiteState({ client, headTtlMs = HEAD_TTL_MS, now = Date.now }: LiteStateOptions): ChainState {
+/** The last transaction of an existing account (account$1), as the state proof's ShardAccount holds it. */
+function lastTransactionIn(state: Uint8Array, proof: Uint8Array, accountHash: Uint8Array): { hash: bigint; lt: bigint } | null {
+  if (state.length === 0 || !Cell.fromBoc(Buffer.from(state))[0].beginParse().loadBit()) return null;
+  const last = lastTransactionOf(proof, accountHash);
+  return last ? { hash: BigInt(`0x${last.hash.toString('hex')}`), lt: last.lt } : null;
+}
+
+/** Chain state read from liteservers through @tonstream/lite-client, cached per head. */
+export function createLiteState({ lite, headTtlMs = HEAD_TTL_MS, now = Date.now }: LiteStateOptions): ChainState {
   let head: { value: Promise<HeadBlock>; atMs: number } | undefined;
   let accounts = { seqno: -1, map: new Map<string, Promise<AccountSnapshot>>() };
   let config: { seqno: number; value: Promise<string> } | undefined;
@@ -65,7 +72,7 @@ export function createLiteState({ client, headTtlMs = HEAD_TTL_MS, now = Date.no
       if (head && now() - head.atMs < headTtlMs) return head.value;
       const entry = {
         atMs: now(),
-        value: client.getMasterchainInfoExt().then((info) => ({
+        value: lite.masterchainInfo().then((info) => ({
           seqno: info.last.seqno,
           shard: shardHex(info.last.shard),
           rootHash: Buffer.from(info.last.rootHash).toString('base64'),
@@ -85,13 +92,11 @@ export function createLiteState({ client, headTtlMs = HEAD_TTL_MS, now = Date.no
       const hit = cache.get(address);
       if (hit) return hit;
       if (cache.size >= ACCOUNT_CACHE_SIZE) cache.clear();
-      const id = tlId(at);
-      const value = client
-        .getAccountStateRaw(Address.parseRaw(address), { workchain: id.workchain, shard: id.shard, seqno: id.seqno, rootHash: Buffer.from(id.rootHash), fileHash: Buffer.from(id.fileHash) })
-        .then((res) => ({
-          shardAccount: shardAccountBoc(res.raw, res.lastTx),
-          shardBlock: { workchain: res.shardBlock.workchain, shard: shardHex(res.shardBlock.shard), seqno: res.shardBlock.seqno },
-        }));
+      const { workChain, hash } = Address.parseRaw(address);
+      const value = lite.accountState(tlId(at), { workchain: workChain, hash }).then((res) => ({
+        shardAccount: shardAccountBoc(res.state, lastTransactionIn(res.state, res.proof, hash)),
+        shardBlock: { workchain: res.shardblk.workchain, shard: shardHex(res.shardblk.shard), seqno: res.shardblk.seqno },
+      }));
       cache.set(address, value);
       return uncacheOnError(value, () => cache.delete(address));
     },
@@ -100,9 +105,7 @@ export function createLiteState({ client, headTtlMs = HEAD_TTL_MS, now = Date.no
       if (config && config.seqno === at.seqno) return config.value;
       const entry = {
         seqno: at.seqno,
-        value: client.engine
-          .query(Functions.liteServer_getConfigAll, { kind: 'liteServer.getConfigAll', mode: 0, id: tlId(at) })
-          .then((res) => configDictFromProof(res.configProof).toBoc().toString('base64')),
+        value: lite.configAll(tlId(at)).then((res) => configDictFromProof(res.configProof).toBoc().toString('base64')),
       };
       config = entry;
       return uncacheOnError(entry.value, () => {
@@ -114,7 +117,7 @@ export function createLiteState({ client, headTtlMs = HEAD_TTL_MS, now = Date.no
       const out = new Map<string, Cell>();
       const missing = hashes.filter((h) => !libraries.has(h));
       if (missing.length > 0) {
-        const res = await client.engine.query(Functions.liteServer_getLibraries, { kind: 'liteServer.getLibraries', libraryList: missing.map((h) => Buffer.from(h, 'hex')) });
+        const res = await lite.libraries(missing.map((h) => Buffer.from(h, 'hex')));
         if (libraries.size + res.result.length > LIBRARY_CACHE_SIZE) libraries.clear();
         for (const e of res.result) libraries.set(Buffer.from(e.hash).toString('hex'), Cell.fromBoc(Buffer.from(e.data))[0]);
       }

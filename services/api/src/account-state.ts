@@ -3,9 +3,10 @@
  * legacy endpoints: the Account (with @ton/core), its last transaction (from the state proof, where
  * a liteserver keeps it: the ShardAccount) and the masterchain block it was taken at.
  */
-import { type Account, Cell, loadAccount, loadShardStateUnsplit } from '@ton/core';
+import { type Account, Cell, loadAccount } from '@ton/core';
+import { lastTransactionOf } from '@tonstream/lite-client';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { type AccountRef, type Liteserver, LiteserverError } from './liteserver.js';
+import { type AccountRef, type Liteserver, LiteClientError } from './liteserver.js';
 import { readHeaderProof } from './v2/block-header.js';
 
 export type LiteAccountState = {
@@ -44,21 +45,13 @@ export async function readLiteAccountState(lite: Liteserver, address: AccountRef
     const account = loadAccount(slice);
     return { mc, syncUtime, account, lastTx: lastTransaction(res.proof, address) ?? { lt: account.storage.lastTransLt, hash: ZERO_HASH }, boc: Buffer.from(res.state) };
   } catch (err) {
-    throw new LiteserverError(502, `liteserver sent an unreadable account state: ${(err as Error).message}`, { cause: err });
+    throw new LiteClientError(502, `liteserver sent an unreadable account state: ${(err as Error).message}`, { cause: err });
   }
 }
 
-/** The ShardAccount's last transaction, from the second root of the state proof (as ton-lite-client reads it). */
+/** The ShardAccount's last transaction, from the state proof (see lastTransactionOf). */
 export function lastTransaction(proof: Uint8Array, address: AccountRef): { lt: bigint; hash: Buffer } | undefined {
-  try {
-    const roots = Cell.fromBoc(Buffer.from(proof));
-    const state = loadShardStateUnsplit(roots[1].refs[0].beginParse());
-    const entry = state.accounts?.get(BigInt(`0x${Buffer.from(address.hash).toString('hex')}`));
-    if (!entry) return undefined;
-    return { lt: entry.shardAccount.lastTransactionLt, hash: Buffer.from(entry.shardAccount.lastTransactionHash.toString(16).padStart(64, '0'), 'hex') };
-  } catch {
-    return undefined;
-  }
+  return lastTransactionOf(proof, address.hash);
 }
 
 /** tonlib's account state: no code and no frozen hash is uninitialized. */

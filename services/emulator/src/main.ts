@@ -3,6 +3,7 @@ import { Executor } from '@ton/sandbox';
 import { classifyTrace } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createLiteState, createTraceEmulator, type TraceClassifier } from '@tonstream/emulation';
+import { connectLitePool, createLiteReads, loadGlobalConfig } from '@tonstream/lite-client';
 import { createLogger, createRegistry, createShutdown, loadConfig, startMetricsServer } from '@tonstream/runtime';
 import { createStore, pendingKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
@@ -12,7 +13,9 @@ import { createEmulatorMetrics } from './metrics.js';
 import { createProcessor } from './processor.js';
 import { createPendingStream } from './pending-stream.js';
 import { createEmulatorService, EMULATOR_GROUP_ID } from './service.js';
-import { connectLiteClient } from './state-source.js';
+
+/** Per liteserver query, ton-lite-client's own default (a state or a config on a busy server). */
+const LITE_QUERY_TIMEOUT_MS = 5_000;
 
 const config = loadConfig(EMULATOR_CONFIG);
 const logger = createLogger({ level: config.logLevel, bindings: { module: 'emulator' } });
@@ -25,10 +28,12 @@ const redis = new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetries
 redis.on('error', () => {});
 shutdown.add('redis', async () => void redis.disconnect());
 
-const lite = await connectLiteClient(config.globalConfig, logger);
+// The file may not exist yet when the local network starts beside us: it is waited for.
+const { liteservers } = await loadGlobalConfig(config.globalConfig, { onRetry: (_err, n) => n === 0 && logger.info('waiting for the global config', { path: config.globalConfig }) });
+const lite = createLiteReads(await connectLitePool(liteservers, { timeoutMs: LITE_QUERY_TIMEOUT_MS, onConnectionError: (server) => logger.debug('liteserver connection error', { server }) }));
 shutdown.add('liteserver', async () => lite.close());
 const executor = await Executor.create();
-const emulator = createTraceEmulator({ state: createLiteState({ client: lite.client }), executor, limits: { maxTransactions: config.maxTransactions, maxDepth: config.maxDepth } });
+const emulator = createTraceEmulator({ state: createLiteState({ lite }), executor, limits: { maxTransactions: config.maxTransactions, maxDepth: config.maxDepth } });
 // Interfaces come from the emulated states (Jetton wallets: get_wallet_data); see @tonstream/emulation.
 const classify: TraceClassifier = (trace, lookup) => classifyTrace(trace, lookup);
 

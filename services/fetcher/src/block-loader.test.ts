@@ -7,7 +7,7 @@ import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_ACCOUNT_HASH, isStateGone, isStateGoneAnswer, type LoadedBlock, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
 import { createLiteApi, fromTlBlockId, type LiteApi, toTlBlockId, verifyBlockBoc, VerifyError } from './lite-api.js';
-import { createLitePool, GoneEverywhereError, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
+import { createLitePool, GoneEverywhereError, LiteQueryError, type QueryEngine, type QueryEvent } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/mainnet/blocks');
@@ -148,7 +148,7 @@ describe('an empty account state', () => {
   const block = (state_hash_after: string): LoadedBlock =>
     ({ id: MC_ID, accounts: [{ account: `0:${'11'.repeat(32)}`, last_trans_lt: '1', last_trans_hash: 'tx', state_hash_after }] }) as LoadedBlock;
   const poolOf = (engines: QueryEngine[], events: QueryEvent[] = []) =>
-    createLiteApi(createLitePool({ servers: engines.map((engine, i) => ({ name: `s${i}`, engine })), sleep: async () => {}, observer: (e) => events.push(e), isGone: isStateGoneAnswer }));
+    createLiteApi(createLitePool({ servers: engines.map((engine, i) => ({ name: `s${i}`, engine })), sleep: async () => {}, observer: { observeQuery: (e) => events.push(e) }, isGone: isStateGoneAnswer }));
 
   it('from a liteserver for an account the block leaves active is rejected; the next server\'s state is published', async () => {
     const liar = stateEngine(Buffer.alloc(0));

@@ -5,7 +5,7 @@
 import { beginCell, blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import type { RawAccountState } from '@tonstream/bus';
 import { describeId, type LiteApi, MASTERCHAIN, VerifyError } from './lite-api.js';
-import { GoneEverywhereError } from './lite-pool.js';
+import { GoneEverywhereError } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
 
 /** A touched account and where to check its state: the state hash after its last transaction. */
@@ -84,7 +84,7 @@ function rootHash(boc: Uint8Array): string {
  * getAccountState answers that mean "this liteserver has no state for that block", as opposed to
  * "not yet" (retried) or a failure (retried). One server saying so proves nothing: the pool asks
  * every configured server, and only when all of them say so is the state published as missing
- * (see `isGone` in lite-pool.ts). The strings, from what the servers really answer:
+ * (see `isGone` in @tonstream/lite-client). The strings, from what the servers really answer:
  * - `state already gc'd`: upstream ton-blockchain/ton validator/db/rootdb.cpp RootDb::get_block_state,
  *   the block's state was stored and then garbage-collected. The liteserver passes it on as
  *   "cannot load state for <block id> : state already gc'd" (validator/impl/liteserver.cpp,

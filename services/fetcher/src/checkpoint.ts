@@ -96,7 +96,7 @@ export type StartInput = {
   headSeqno: number;
   /** --reset: ignore the checkpoint. */
   reset: boolean;
-  /** The global config is the local network's (see @tonstream/liteserver LOCALNET_MARKER). */
+  /** The global config is the local network's (see @tonstream/liteserver-emulator LOCALNET_MARKER). */
   localnet: boolean;
   /** The checkpoint's key, for messages. */
   key: string;

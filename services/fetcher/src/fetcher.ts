@@ -12,7 +12,7 @@ import type { ChainHead, LiteApi } from './lite-api.js';
 import { createMcPreparer, type McBundle, type McPreparer } from './mc-bundle.js';
 import type { FetcherMetrics } from './metrics.js';
 import { createProgress } from './progress.js';
-import { AbortedError, type BackoffOptions, retryForever, sleep } from './retry.js';
+import { AbortedError, type BackoffOptions, retryForever, sleep } from '@tonstream/lite-client';
 
 export type FetcherConfig = {
   /** Where a live fetcher without a checkpoint starts: a seqno or the head. @default 'head' */

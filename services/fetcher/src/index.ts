@@ -3,7 +3,6 @@ export { openFetcher, type OpenedFetcher } from './wire.js';
 export { loadFetcherConfig, type FetcherServiceConfig } from './config.js';
 export { createFetcherMetrics, type FetcherMetrics } from './metrics.js';
 export { connectLiteservers, createLiteApi, type LiteApi, type ChainHead, VerifyError } from './lite-api.js';
-export { createLitePool, GoneEverywhereError, type LitePool, LiteQueryError } from './lite-pool.js';
 export { openKafkaBus, type BlockBus } from './kafka-bus.js';
 export { walkNewShardBlocks, committedBefore, shardIsAncestor, type FullBlockId } from './shard-walk.js';
 export { checkpointKey, CheckpointMismatchError, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from './checkpoint.js';

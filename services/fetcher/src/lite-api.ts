@@ -1,14 +1,11 @@
 /**
- * The liteserver queries the fetcher makes, typed in the fetcher's terms (hex shards, base64
- * hashes), over a LitePool. Raw `engine.query` calls: ton-lite-client has no getBlock, and its
- * getAccountState parses the state we want as bytes.
+ * The liteserver queries the fetcher makes, in the fetcher's terms (hex shards, base64 hashes), over
+ * @tonstream/lite-client's reads: every block and state is checked against the id it was asked by,
+ * and a check that fails sends the query on to the next server.
  */
 import { createHash } from 'node:crypto';
 import { type CellTable, parseBoc } from '@tonstream/block';
-import type { LiteServerAddress } from '@tonstream/liteserver';
-import { LiteSingleEngine } from 'ton-lite-client';
-import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { createLitePool, type LitePool, type LitePoolOptions, type PoolServer } from './lite-pool.js';
+import { type BlockIdExt, type ConnectOptions, connectLitePool, createLiteReads, type LitePool, type LiteServerAddress } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
 
 export const MASTERCHAIN = -1;
@@ -35,7 +32,7 @@ export class VerifyError extends Error {
   override name = 'VerifyError';
 }
 
-export function toTlBlockId(id: FullBlockId): tonNode_blockIdExt {
+export function toTlBlockId(id: FullBlockId): BlockIdExt {
   return {
     kind: 'tonNode.blockIdExt',
     workchain: id.workchain,
@@ -46,7 +43,7 @@ export function toTlBlockId(id: FullBlockId): tonNode_blockIdExt {
   };
 }
 
-export function fromTlBlockId(id: tonNode_blockIdExt): FullBlockId {
+export function fromTlBlockId(id: BlockIdExt): FullBlockId {
   return {
     workchain: id.workchain,
     shard: BigInt.asUintN(64, BigInt(id.shard)).toString(16).toUpperCase().padStart(16, '0'),
@@ -72,32 +69,23 @@ export function verifyBlockBoc(id: FullBlockId, boc: Uint8Array): VerifiedBlock 
 }
 
 export function createLiteApi(pool: LitePool): LiteApi {
+  const reads = createLiteReads(pool);
   return {
     pool,
     async head() {
-      const info = await pool.query('getMasterchainInfoExt', Functions.liteServer_getMasterchainInfoExt, { kind: 'liteServer.getMasterchainInfoExt', mode: 0 });
+      const info = await reads.masterchainInfo();
       return { last: fromTlBlockId(info.last), lastUtime: info.lastUtime, zeroState: Buffer.from(info.init.rootHash).toString('base64') };
     },
-    async masterchainBlockId(seqno) {
-      return pool.query('lookupBlock', Functions.liteServer_lookupBlock, {
-        kind: 'liteServer.lookupBlock',
-        mode: 1,
-        id: { kind: 'tonNode.blockId', workchain: MASTERCHAIN, shard: BigInt.asIntN(64, 1n << 63n).toString(), seqno },
-        lt: null,
-        utime: null,
-      }, (res) => {
+    masterchainBlockId: (seqno) =>
+      reads.lookupBlock(MASTERCHAIN, 1n << 63n, { seqno }, (res) => {
         const id = fromTlBlockId(res.id);
         if (id.workchain !== MASTERCHAIN || id.seqno !== seqno) throw new VerifyError(`lookupBlock(${seqno}) answered ${describeId(id)}`);
         return id;
-      });
-    },
-    async getBlock(id) {
-      return pool.query('getBlock', Functions.liteServer_getBlock, { kind: 'liteServer.getBlock', id: toTlBlockId(id) }, (res) => verifyBlockBoc(id, res.data));
-    },
-    async getAccountState(block, account, check) {
+      }),
+    getBlock: (id) => reads.block(toTlBlockId(id), (res) => verifyBlockBoc(id, res.data)),
+    getAccountState(block, account, check) {
       const [wc, hex] = account.split(':');
-      const req = { kind: 'liteServer.getAccountState', id: toTlBlockId(block), account: { kind: 'liteServer.accountId', workchain: Number(wc), id: Buffer.from(hex, 'hex') } } as const;
-      return pool.query('getAccountState', Functions.liteServer_getAccountState, req, (res) => {
+      return reads.accountState(toTlBlockId(block), { workchain: Number(wc), hash: Buffer.from(hex, 'hex') }, (res) => {
         check?.(res.state);
         return res.state;
       });
@@ -105,29 +93,7 @@ export function createLiteApi(pool: LitePool): LiteApi {
   };
 }
 
-export type ConnectOptions = Omit<LitePoolOptions, 'servers'> & {
-  /** Told when a connection fails (ton-lite-client then reconnects by itself after 30 s). */
-  onConnectionError?: (server: string) => void;
-};
-
-/** One ton-lite-client engine per liteserver, pooled. Resolves once one is connected or after `readyTimeoutMs`. */
-export async function connectLiteservers(addresses: readonly LiteServerAddress[], options: ConnectOptions & { readyTimeoutMs?: number } = {}): Promise<LiteApi> {
-  const { readyTimeoutMs = 5_000, onConnectionError, ...poolOptions } = options;
-  const servers: PoolServer[] = addresses.map((a) => {
-    const name = `${a.host}:${a.port}`;
-    const engine = new LiteSingleEngine({ host: `tcp://${a.host}:${a.port}`, publicKey: a.publicKey });
-    // Without a listener an 'error' event would throw; the engine reconnects on its own.
-    engine.on('error', () => onConnectionError?.(name));
-    return { name, engine };
-  });
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, readyTimeoutMs);
-    for (const s of servers) {
-      (s.engine as LiteSingleEngine).once('ready', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    }
-  });
-  return createLiteApi(createLitePool({ ...poolOptions, servers }));
+/** A LiteApi over every liteserver of `addresses`; resolves once one is connected (see connectLitePool). */
+export async function connectLiteservers(addresses: readonly LiteServerAddress[], options: ConnectOptions = {}): Promise<LiteApi> {
+  return createLiteApi(await connectLitePool(addresses, options));
 }

@@ -1,6 +1,6 @@
 /** The fetcher's Prometheus metrics, `tonstream_fetcher_*`, in one place. */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { QueryEvent, QueryResult } from './lite-pool.js';
+import type { QueryEvent, QueryResult } from '@tonstream/lite-client';
 
 /** Liteserver round trips: sub-ms on localhost, seconds for a multi-MB mainnet block over pure-JS AES. */
 const QUERY_BUCKETS_S = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -38,8 +38,8 @@ export function createFetcherMetrics(registry: Registry) {
   const seenServers = new Set<string>();
   return {
     ...m,
-    /** The LitePool observer. */
-    onQuery(e: QueryEvent) {
+    /** The liteserver pool's QueryObserver (@tonstream/lite-client). */
+    observeQuery(e: QueryEvent) {
       if (!seenServers.has(e.server)) {
         // Every failure series of a server exists from its first query on, at 0: dashboards and
         // alerts then see "no errors" instead of no data.

@@ -5,7 +5,7 @@
  * a split the parent is the shard one bit shorter). ton-lite-client's `getFullBlock` compares
  * seqnos instead and misses blocks around splits and merges; this walk does not.
  */
-import { createLimiter } from './limit.js';
+import { createLimiter } from '@tonstream/lite-client';
 
 /** A block id with its hashes. Shards are 16 uppercase hex digits (tag bit included), hashes base64. */
 export type FullBlockId = { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string };

@@ -1,10 +1,10 @@
 /** Builds a running fetcher from the service config: liteservers, Kafka, the fetcher itself. */
 import { createKafka, topicNames } from '@tonstream/bus';
+import { loadGlobalConfig } from '@tonstream/lite-client';
 import type { Logger } from '@tonstream/runtime';
 import { isStateGoneAnswer } from './block-loader.js';
 import type { FetcherServiceConfig } from './config.js';
 import { createFetcher, type Fetcher } from './fetcher.js';
-import { loadGlobalConfig } from './global-config-source.js';
 import { openKafkaBus } from './kafka-bus.js';
 import { connectLiteservers } from './lite-api.js';
 import type { FetcherMetrics } from './metrics.js';
@@ -17,14 +17,19 @@ export type OpenedFetcher = { fetcher: Fetcher; /** Stops the fetcher, then clos
 export async function openFetcher(cfg: FetcherServiceConfig, { logger, metrics, signal }: { logger: Logger; metrics?: FetcherMetrics; signal?: AbortSignal }): Promise<OpenedFetcher> {
   const controller = new AbortController();
   signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  const globalConfig = await loadGlobalConfig(cfg.globalConfig, { logger, signal: controller.signal });
+  const globalConfig = await loadGlobalConfig(cfg.globalConfig, {
+    signal: controller.signal,
+    onRetry: (err, attempt) => {
+      if (attempt % 20 === 0) logger.warn('waiting for the global config', { source: cfg.globalConfig, attempt, err: err.message });
+    },
+  });
   const addresses = globalConfig.liteservers;
   logger.info('liteservers', { source: cfg.globalConfig, liteservers: addresses.map((a) => `${a.host}:${a.port}`), localnet: globalConfig.localnet });
   const lite = await connectLiteservers(addresses, {
     timeoutMs: cfg.queryTimeoutMs,
     attempts: cfg.queryAttempts,
     concurrency: cfg.queryConcurrency,
-    observer: metrics?.onQuery,
+    observer: metrics,
     isGone: isStateGoneAnswer,
     signal: controller.signal,
     onConnectionError: (server) => logger.warn('liteserver connection failed; ton-lite-client reconnects in 30 s', { liteserver: server }),

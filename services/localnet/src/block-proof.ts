@@ -11,7 +11,7 @@
  * (OldMcBlocksInfo), and the chain keeps no states whose hash its blocks commit to.
  */
 import { type Cell, cellToBoc } from '@tonstream/block';
-import { ErrorCode, LiteServerError } from '@tonstream/liteserver';
+import { ErrorCode, LiteErrorAnswer } from '@tonstream/liteserver-emulator';
 import type { Chain, StoredBlock } from '@tonstream/localnet';
 import type { liteServer_blockLinkForward, liteServer_partialBlockProof } from 'ton-lite-client/dist/schema.js';
 import type { BlockViews } from './block-views.js';
@@ -39,7 +39,7 @@ export function partialBlockProof(chain: Chain, views: BlockViews, from: StoredB
 }
 
 function forwardLink(views: BlockViews, from: StoredBlock, to: StoredBlock): liteServer_blockLinkForward {
-  if (!to.signatures?.length) throw new LiteServerError(ErrorCode.notready, `block ${describeBlock(to.id)} carries no validator signatures (a chain made before validators existed; start the localnet with --reset)`);
+  if (!to.signatures?.length) throw new LiteErrorAnswer(ErrorCode.notready, `block ${describeBlock(to.id)} carries no validator signatures (a chain made before validators existed; start the localnet with --reset)`);
   const header = signerFields(views.cell(to));
   return {
     kind: 'liteServer.blockLinkForward',
@@ -67,7 +67,7 @@ export function signerFields(block: Cell): { validatorListHashShort: number; cat
   return { validatorListHashShort: info.readUInt32BE(51), catchainSeqno: info.readUInt32BE(55) };
 }
 
-function backward(cur: StoredBlock, to: { id: StoredBlock['id'] } | undefined): LiteServerError {
+function backward(cur: StoredBlock, to: { id: StoredBlock['id'] } | undefined): LiteErrorAnswer {
   const target = to ? describeBlock(to.id) : 'the previous key block';
-  return new LiteServerError(ErrorCode.error, `backward proof link from ${describeBlock(cur.id)} to ${target} is not served by the local network (it keeps no masterchain states to prove older blocks with); ask from the key block instead`);
+  return new LiteErrorAnswer(ErrorCode.error, `backward proof link from ${describeBlock(cur.id)} to ${target} is not served by the local network (it keeps no masterchain states to prove older blocks with); ask from the key block instead`);
 }

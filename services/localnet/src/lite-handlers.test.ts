@@ -11,7 +11,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { type BlockRecords, decodeBlock } from '@tonstream/block';
 import type { BlockRef as RecordRef } from '@tonstream/records';
-import { getOutMsgQueueSizes, listBlockTransactionsExt } from '@tonstream/liteserver';
+import { getOutMsgQueueSizes, listBlockTransactionsExt } from '@tonstream/liteserver-emulator';
 import { type Chain, createChain, createTraffic, restoreChain, type Traffic } from '@tonstream/localnet';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@
  */
 import { Dictionary } from '@ton/core';
 import { beginCell, type Cell, cellFromBoc, cellToBoc, prune } from '@tonstream/block';
-import { ErrorCode, type LiteHandler, type LiteMethod, LiteServerError, type LiteServerHandlers } from '@tonstream/liteserver';
+import { ErrorCode, type LiteHandler, type LiteMethod, LiteErrorAnswer, type LiteServerHandlers } from '@tonstream/liteserver-emulator';
 import { type Chain, MASTERCHAIN, ROOT_SHARD, shardOfAccount, stackFromBoc, type StoredBlock, type TxRecord } from '@tonstream/localnet';
 import type { liteServer_accountId, liteServer_transactionId, liteServer_transactionId3, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { partialBlockProof } from './block-proof.js';
@@ -163,7 +163,7 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
       if (!by || [1, 2, 4].filter((bit) => p.mode & bit).length !== 1) throw badRequest(`lookupBlock: exactly one of mode bits 0 (seqno), 1 (lt), 2 (utime) must be set, mode is ${p.mode}`);
       const shard = resolveShard(p.id.workchain, shardOf(p.id));
       const b = chain.lookupBlock(p.id.workchain, shard, by);
-      if (!b) throw new LiteServerError(ErrorCode.notready, `block not found: ${describeBlock({ workchain: p.id.workchain, shard, seqno: p.id.seqno })} by ${JSON.stringify(by, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+      if (!b) throw new LiteErrorAnswer(ErrorCode.notready, `block not found: ${describeBlock({ workchain: p.id.workchain, shard, seqno: p.id.seqno })} by ${JSON.stringify(by, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
       return { kind: 'liteServer.blockHeader', id: toTlBlockId(b.id), mode: p.mode, headerProof: views.headerProof(b) };
     },
     'liteServer.getAllShardsInfo': (p) => {
@@ -175,7 +175,7 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
       const mc = masterBlock(p.id);
       const root = views.shardHashes(mc).root;
       const leaf = root && hashmapLeaf(root, 32, keyBits(BigInt(p.workchain), 32));
-      if (!leaf) throw new LiteServerError(ErrorCode.notready, `workchain ${p.workchain} has no shards in ${describeBlock(mc.id)}`);
+      if (!leaf) throw new LiteErrorAnswer(ErrorCode.notready, `workchain ${p.workchain} has no shards in ${describeBlock(mc.id)}`);
       // bt_fork$1 left:^(BinTree X) right:^(BinTree X) | bt_leaf$0 leaf:X, walked along the asked shard's prefix bits.
       const want = shardOf(p);
       let node = leaf.cell.refs[0];
@@ -187,7 +187,7 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
         node = node.refs[Number(bit)];
       }
       const sb = chain.shardsAt(mc.id.seqno)?.find((b) => b.id.workchain === p.workchain && b.id.shard === shard);
-      if ((p.exact && shard !== want) || !sb) throw new LiteServerError(ErrorCode.notready, `shard ${p.workchain}:${want.toString(16)} not found in ${describeBlock(mc.id)}`);
+      if ((p.exact && shard !== want) || !sb) throw new LiteErrorAnswer(ErrorCode.notready, `shard ${p.workchain}:${want.toString(16)} not found in ${describeBlock(mc.id)}`);
       return { kind: 'liteServer.shardInfo', id: toTlBlockId(mc.id), shardblk: toTlBlockId(sb.id), shardProof: views.shardHashes(mc).proof, shardDescr: shardDescrBoc(node) };
     },
     'liteServer.listBlockTransactions': (p) => {

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { toBase64 } from '@tonstream/block';
-import { createLiteServer, ed25519KeyPairFromSeed, writeGlobalConfig } from '@tonstream/liteserver';
+import { createLiteServer, ed25519KeyPairFromSeed, writeGlobalConfig } from '@tonstream/liteserver-emulator';
 import { type Chain, createChain, createTraffic, restoreChain } from '@tonstream/localnet';
 import { ConfigError, createLogger, createRegistry, createShutdown, type Logger, startMetricsServer } from '@tonstream/runtime';
 import { type LocalnetConfig, loadLocalnetConfig, STATE_FILES } from './config.js';

@@ -3,7 +3,7 @@
  * chain's records (unsigned bigint shards, lowercase hex hashes), and from chain errors to the
  * liteServer.error codes a real liteserver answers with.
  */
-import { ErrorCode, LiteServerError } from '@tonstream/liteserver';
+import { ErrorCode, LiteErrorAnswer } from '@tonstream/liteserver-emulator';
 import { type BlockIdExt, type BlockRef, LocalnetError } from '@tonstream/localnet';
 import type { liteServer_accountId, tonNode_blockId, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 
@@ -48,13 +48,13 @@ export function describeBlock(id: { workchain: number; shard: bigint; seqno: num
 export function translateError(err: unknown): unknown {
   if (!(err instanceof LocalnetError)) return err;
   const code = err.code === 'not_found' ? ErrorCode.notready : err.code === 'bad_request' ? ErrorCode.protoviolation : ErrorCode.error;
-  return new LiteServerError(code, err.message, { cause: err });
+  return new LiteErrorAnswer(code, err.message, { cause: err });
 }
 
-export function blockNotFound(id: { workchain: number; shard: bigint; seqno: number }, why = 'block not found'): LiteServerError {
-  return new LiteServerError(ErrorCode.notready, `${why}: ${describeBlock(id)}`);
+export function blockNotFound(id: { workchain: number; shard: bigint; seqno: number }, why = 'block not found'): LiteErrorAnswer {
+  return new LiteErrorAnswer(ErrorCode.notready, `${why}: ${describeBlock(id)}`);
 }
 
-export function badRequest(message: string): LiteServerError {
-  return new LiteServerError(ErrorCode.protoviolation, message);
+export function badRequest(message: string): LiteErrorAnswer {
+  return new LiteErrorAnswer(ErrorCode.protoviolation, message);
 }

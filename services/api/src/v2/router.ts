@@ -4,7 +4,7 @@ import { StoreError, type Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { HttpError } from '../http-error.js';
 import type { IndexState } from '../index-state.js';
-import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { type Liteserver, LiteClientError } from '../liteserver.js';
 import { readDeadline } from '../read-deadline.js';
 import { MAX_JSON_BODY_BYTES, parseJson } from '../v3/json-body.js';
 import { MAX_TIMEOUT_MS } from '../v3/params.js';
@@ -24,7 +24,7 @@ export type V2Failure = { status: number; message: string; requestId?: string };
  * unreachable, a bug) answer a generic message: their text can hold SQL, hosts and internals.
  */
 export function v2Failure(err: unknown, logger: Logger, what: string): V2Failure {
-  if (err instanceof V2Error || err instanceof HttpError || err instanceof LiteserverError) {
+  if (err instanceof V2Error || err instanceof HttpError || err instanceof LiteClientError) {
     if (err.status >= 500) logger.warn('v2 call failed', { method: what, status: err.status, err: err.message });
     return { status: err.status, message: err.message };
   }

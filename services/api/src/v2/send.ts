@@ -1,7 +1,7 @@
 import { Address, beginCell, type Cell, loadCommonMessageInfo, type Message, type Slice, storeMessage } from '@ton/core';
 import { readLiteAccountState } from '../account-state.js';
 import { estimateFees } from '../fee-estimate.js';
-import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { type Liteserver, LiteClientError } from '../liteserver.js';
 import { HttpError } from '../http-error.js';
 import { optional, required, withDefault } from '../v3/params.js';
 import { configDict } from './config.js';
@@ -70,7 +70,7 @@ export async function sendExternal(lite: Liteserver, cell: Cell): Promise<Messag
   try {
     await lite.sendMessage(cell.toBoc());
   } catch (err) {
-    if (err instanceof LiteserverError && err.status === 500) throw new V2Error(400, err.message, { cause: err });
+    if (err instanceof LiteClientError && err.status === 500) throw new V2Error(400, err.message, { cause: err });
     throw err;
   }
   return m;

@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import type { Liteserver } from '../liteserver.js';
-import { LiteserverError } from '../liteserver.js';
+import { LiteClientError } from '../liteserver.js';
 
 /**
  * The raw transaction BoCs (`data` of v2 transactions) the index does not keep, fetched from the
@@ -28,7 +28,7 @@ export async function transactionBocs(lite: Liteserver, txs: readonly TxKey[]): 
           for (const cell of Cell.fromBoc(Buffer.from(res.transactions))) found.set(cell.hash().toString('base64'), cell.toBoc().toString('base64'));
         } catch (err) {
           // Not kept any more (or never reachable): leave it out; a transport failure is the caller's.
-          if (!(err instanceof LiteserverError) || err.status >= 500) throw err;
+          if (!(err instanceof LiteClientError) || err.status >= 500) throw err;
         }
       }
     }),

@@ -1,7 +1,7 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { readBlocks, readMessages, readTransactionBocs, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
 import { Cell, loadTransaction } from '@ton/core';
-import { type Liteserver, LiteserverError } from '../liteserver.js';
+import { type Liteserver, LiteClientError } from '../liteserver.js';
 import { optional, type Param, required, withDefault } from '../v3/params.js';
 import { signedShard } from './block-ids.js';
 import { type PageNote, V2Error, withPageNote } from './envelope.js';
@@ -115,7 +115,7 @@ async function chainHistory(ctx: V2Context<typeof TRANSACTIONS_PARAMS>, notFound
       const res = await lite.transactions(p.address, lt, hash, Math.min(LITE_PAGE, p.limit - out.length));
       cells = res.transactions.length > 0 ? Cell.fromBoc(Buffer.from(res.transactions)) : [];
     } catch (err) {
-      if (out.length === 0 && err instanceof LiteserverError && err.status === 404) throw notFound;
+      if (out.length === 0 && err instanceof LiteClientError && err.status === 404) throw notFound;
       throw err;
     }
     if (cells.length === 0) break;

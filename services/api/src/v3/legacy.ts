@@ -2,7 +2,7 @@ import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates } from '@tonstream/store';
 import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../account-state.js';
 import { HttpError } from '../http-error.js';
-import { LiteserverError } from '../liteserver.js';
+import { LiteClientError } from '../liteserver.js';
 import { V2Error } from '../v2/envelope.js';
 import { walletInformation } from '../v2/accounts.js';
 import { runGetMethod } from '../v2/get-methods.js';
@@ -41,7 +41,7 @@ async function v2Call<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof V2Error || err instanceof LiteserverError) throw new HttpError(err.status, err.message);
+    if (err instanceof V2Error || err instanceof LiteClientError) throw new HttpError(err.status, err.message);
     throw err;
   }
 }

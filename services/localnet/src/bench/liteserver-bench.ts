@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { readGlobalConfig } from '@tonstream/liteserver';
+import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 

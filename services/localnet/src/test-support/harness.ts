@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { createLiteServer, ed25519KeyPairFromSeed, type LiteServer, readGlobalConfig, writeGlobalConfig } from '@tonstream/liteserver';
+import { createLiteServer, ed25519KeyPairFromSeed, type LiteServer, readGlobalConfig, writeGlobalConfig } from '@tonstream/liteserver-emulator';
 import type { Chain } from '@tonstream/localnet';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { createLiteHandlers } from '../lite-handlers.js';

@@ -1,5 +1,5 @@
 export { createLiteServer, type LiteServer, type LiteServerOptions } from './server.js';
-export { LiteServerError, ErrorCode } from './errors.js';
+export { LiteErrorAnswer, ErrorCode } from './errors.js';
 export type { LiteHandler, LiteServerHandlers } from './dispatch.js';
 export type { LiteFunctionMap, LiteMethod } from './schema.js';
 export type { LiteServerLogger } from './logger.js';

@@ -9,11 +9,12 @@ export const ErrorCode = {
 } as const;
 
 /**
- * Thrown by a handler to answer `liteServer.error{code, message}`; the connection stays open. Any
- * other exception is answered with code 500 and its message.
+ * The server's side: thrown by a handler to answer `liteServer.error{code, message}`; the connection
+ * stays open. Any other exception is answered with code 500 and its message. (A client's failure is
+ * `LiteQueryError` of @tonstream/lite-client.)
  */
-export class LiteServerError extends Error {
-  override name = 'LiteServerError';
+export class LiteErrorAnswer extends Error {
+  override name = 'LiteErrorAnswer';
   readonly code: number;
 
   constructor(code: number, message: string, options?: { cause?: unknown }) {

@@ -11,7 +11,7 @@ import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { Functions } from 'ton-lite-client/dist/schema.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from './frame.js';
-import { ErrorCode, LiteServerError } from './errors.js';
+import { ErrorCode, LiteErrorAnswer } from './errors.js';
 import { writeGlobalConfig } from './global-config.js';
 import { listBlockTransactionsExt } from './list-block-transactions-ext.js';
 import { getOutMsgQueueSizes } from './out-msg-queue-sizes.js';
@@ -37,7 +37,7 @@ const handlers: LiteServerHandlers = {
     return { kind: 'liteServer.blockData', id: p.id, data: blockBytes(p.id.seqno, BLOCK_BYTES) };
   },
   'liteServer.getShardInfo': () => {
-    throw new LiteServerError(ErrorCode.notready, 'shard not ready');
+    throw new LiteErrorAnswer(ErrorCode.notready, 'shard not ready');
   },
   'liteServer.getConfigAll': () => {
     throw new Error('database exploded');
@@ -139,7 +139,7 @@ describe('createLiteServer() with ton-lite-client', () => {
     expect((await client.getMasterchainInfo()).last.seqno).toBe(100);
   });
 
-  it('turns LiteServerError, other exceptions and wrong result types into liteServer.error', async () => {
+  it('turns LiteErrorAnswer, other exceptions and wrong result types into liteServer.error', async () => {
     const { client, engine } = await clientFromConfig();
     const id = blockIdExt(-1, MC_SHARD, 1);
     await expect(engine.query(Functions.liteServer_getShardInfo, { kind: 'liteServer.getShardInfo', id, workchain: 0, shard: MC_SHARD, exact: true })).rejects.toThrow(

@@ -2,7 +2,8 @@
  * Liteserver queries over several servers: round robin, skipping servers that failed recently
  * (cooldown growing with consecutive failures), a per-query timeout, and bounded retries with
  * backoff, each retry on the next server. An answer meaning "this server does not have it" is
- * final only when every configured server gave it. Every attempt is reported to an observer.
+ * final only when every configured server gave it. Every attempt is reported to an observer
+ * (tongo's `RequestObserver` is the model): the services turn the events into their metrics.
  */
 import type { LiteEngine } from 'ton-lite-client';
 import { createLimiter, type Limiter } from './limit.js';
@@ -19,7 +20,11 @@ export type PoolServer = { /** `host:port`, for logs and metric labels. */ name:
 /** `gone`: the server answered that it does not have what was asked (see `isGone`). */
 export type QueryResult = 'ok' | 'error' | 'timeout' | 'gone';
 
+/** One attempt of a query: `attempt` 0 is the first, a higher one a retry. */
 export type QueryEvent = { server: string; method: string; durationMs: number; result: QueryResult; attempt: number; error?: Error };
+
+/** Told of every attempt, after it ended. Must not throw. */
+export type QueryObserver = { observeQuery(event: QueryEvent): void };
 
 export type LitePoolOptions = {
   servers: readonly PoolServer[];
@@ -32,9 +37,9 @@ export type LitePoolOptions = {
   cooldownMs?: number;
   /** @default 30_000 */
   maxCooldownMs?: number;
-  /** Queries in flight over all servers. @default 32 */
+  /** Queries in flight over all servers (`Infinity`: no bound). @default 32 */
   concurrency?: number;
-  observer?: (event: QueryEvent) => void;
+  observer?: QueryObserver;
   /**
    * Answers meaning "this server does not have it" (e.g. a state it garbage-collected). Another
    * server may still have it, so the query goes on to the servers not asked yet; only when every
@@ -146,11 +151,11 @@ export function createLitePool(options: LitePoolOptions): LitePool {
       timer = setTimeout(() => reject(new QueryTimeoutError(`${method} timed out after ${timeoutMs} ms`)), timeoutMs);
     });
     try {
-      // ton-lite-client also times the query out itself, but never clears its timer (see README).
+      // ton-lite-client also times the query out itself, but never clears its timer (see README.md).
       const res = await Promise.race([s.engine.query(f as Parameters<QueryEngine['query']>[0], req, { timeout: timeoutMs }) as Promise<RES>, timeout]);
       const out = check ? check(res) : (res as unknown as OUT);
       answered(s);
-      observer?.({ server: s.name, method, durationMs: now() - started, result: 'ok', attempt: n });
+      observer?.observeQuery({ server: s.name, method, durationMs: now() - started, result: 'ok', attempt: n });
       return out;
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err));
@@ -158,7 +163,7 @@ export function createLitePool(options: LitePoolOptions): LitePool {
       const gone = !isTimeout && isGone(error, method);
       if (gone) answered(s);
       else failed(s, error);
-      observer?.({ server: s.name, method, durationMs: now() - started, result: isTimeout ? 'timeout' : gone ? 'gone' : 'error', attempt: n, error });
+      observer?.observeQuery({ server: s.name, method, durationMs: now() - started, result: isTimeout ? 'timeout' : gone ? 'gone' : 'error', attempt: n, error });
       throw gone ? new GoneAnswer(error) : error;
     } finally {
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createLitePool, GoneEverywhereError, type LiteFunction, LiteQueryError, type QueryEngine, type QueryEvent } from './lite-pool.js';
-import { AbortedError, backoffDelay, retryForever } from './retry.js';
+import { createLitePool, GoneEverywhereError, type LiteFunction, LiteQueryError, type QueryEngine, type QueryEvent } from './pool.js';
+import { AbortedError } from './retry.js';
 
 type Behaviour = 'ok' | 'error' | 'hang' | 'gone';
 
@@ -46,7 +46,7 @@ describe('createLitePool()', () => {
         { name: 'b', engine: fakeEngine('b', ['ok'], log) },
       ],
       sleep: noSleep,
-      observer: (e) => events.push(e),
+      observer: { observeQuery: (e) => events.push(e) },
     });
     expect((await pool.query('getBlock', fn, { x: 1 })).from).toBe('b');
     expect(log).toEqual(['a:error', 'b:ok']);
@@ -106,7 +106,7 @@ describe('createLitePool()', () => {
       ],
       timeoutMs: 20,
       sleep: noSleep,
-      observer: (e) => events.push(e),
+      observer: { observeQuery: (e) => events.push(e) },
     });
     expect((await pool.query('m', fn, { x: 1 })).from).toBe('fast');
     expect(events[0]).toMatchObject({ server: 'slow', result: 'timeout' });
@@ -172,39 +172,6 @@ describe('createLitePool()', () => {
   });
 });
 
-describe('backoffDelay() and retryForever()', () => {
-  it('doubles up to the cap, with jitter in the upper half', () => {
-    const o = { baseMs: 100, maxMs: 1_000 };
-    expect([0, 1, 2, 3, 4, 10].map((n) => backoffDelay(n, o, () => 1))).toEqual([100, 200, 400, 800, 1000, 1000]);
-    expect([0, 1, 2].map((n) => backoffDelay(n, o, () => 0))).toEqual([50, 100, 200]);
-  });
-
-  it('retries until success, telling each failure', async () => {
-    const seen: number[] = [];
-    const out = await retryForever(
-      async (n) => {
-        if (n < 3) throw new Error(`fail ${n}`);
-        return 'done';
-      },
-      { sleep: noSleep, onError: (_e, n) => seen.push(n) },
-    );
-    expect(out).toBe('done');
-    expect(seen).toEqual([0, 1, 2]);
-  });
-
-  it('ends with AbortedError when aborted', async () => {
-    const ctl = new AbortController();
-    const p = retryForever(
-      async () => {
-        throw new Error('always');
-      },
-      { signal: ctl.signal, backoff: { baseMs: 10_000, maxMs: 10_000 } },
-    );
-    setTimeout(() => ctl.abort(), 10);
-    await expect(p).rejects.toBeInstanceOf(AbortedError);
-  });
-});
-
 describe('createLitePool() "not here" answers (isGone) and checks', () => {
   const isGone = (e: Error) => /not here/.test(e.message);
   const pool3 = (scripts: Record<string, Behaviour[]>, log: string[], extra: Partial<Parameters<typeof createLitePool>[0]> = {}) =>
@@ -213,7 +180,7 @@ describe('createLitePool() "not here" answers (isGone) and checks', () => {
   it('asks the next server when one answers "not here", without cooling it down', async () => {
     const log: string[] = [];
     const events: QueryEvent[] = [];
-    const pool = pool3({ a: ['gone'], b: ['ok'] }, log, { observer: (e) => events.push(e) });
+    const pool = pool3({ a: ['gone'], b: ['ok'] }, log, { observer: { observeQuery: (e) => events.push(e) } });
     expect((await pool.query('getAccountState', fn, { x: 1 })).from).toBe('b');
     expect(log).toEqual(['a:gone', 'b:ok']);
     expect(events.map((e) => e.result)).toEqual(['gone', 'ok']);

@@ -4,7 +4,7 @@
  * Every failure after the query id is known becomes liteServer.error, never a dropped connection.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ErrorCode, LiteServerError } from './errors.js';
+import { ErrorCode, LiteErrorAnswer } from './errors.js';
 import type { LiteServerLogger } from './logger.js';
 import { ID, ResultTypeError, encodeError, encodeResult, functionById, type LiteFunctionMap, type LiteMethod } from './schema.js';
 import { TlReader } from './tl-buffer.js';
@@ -52,7 +52,7 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       const last = await currentSeqno();
       if (last >= seqno) return;
       if (Date.now() >= deadline || signal.aborted) {
-        throw new LiteServerError(ErrorCode.timeout, `${method}: masterchain seqno ${seqno} not reached within ${timeoutMs} ms (last ${last})`);
+        throw new LiteErrorAnswer(ErrorCode.timeout, `${method}: masterchain seqno ${seqno} not reached within ${timeoutMs} ms (last ${last})`);
       }
       await sleep(WAIT_POLL_INTERVAL_MS, undefined, { ref: false }).catch(() => undefined);
     }
@@ -79,7 +79,7 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       if (call.waitSeqno !== undefined) await waitFor(call.waitSeqno, call.waitTimeoutMs ?? 0, fn.name);
       return encodeResult(fn, await handler(params));
     } catch (e) {
-      if (e instanceof LiteServerError) return encodeError(e.code, e.message);
+      if (e instanceof LiteErrorAnswer) return encodeError(e.code, e.message);
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof ResultTypeError) {
         logger.error('liteserver handler returned a wrong result', { method: fn.name, error: message });
