@@ -5,7 +5,8 @@
  * LiteClientError with the HTTP status the v2 envelope gives them.
  */
 import { AbortedError, connectLitePool, createLitePool, createLiteReads, GlobalConfigMissingError, type LiteReads, loadGlobalConfig, type LitePool, LiteQueryError, type QueryEngine, QueryTimeoutError } from '@tonstream/lite-client';
-import type { Logger } from '@tonstream/runtime';
+import { createLiteQueryMetrics, type Logger } from '@tonstream/runtime';
+import type { Registry } from 'prom-client';
 
 export type { AccountRef, BlockIdExt, BlockLookup } from '@tonstream/lite-client';
 
@@ -94,9 +95,10 @@ const fromPool = (pool: LitePool) => withStatuses(createLiteReads(pool, { master
 /**
  * A Liteserver over every liteserver of the global config at `path`, which may not exist yet (under
  * `npm start` the local network writes it a moment after the API starts): until it does, calls fail
- * with 503 and the file is looked for every CONFIG_POLL_MS.
+ * with 503 and the file is looked for every CONFIG_POLL_MS. With `registry`, each query attempt is
+ * counted in `tonstream_api_liteserver_*`.
  */
-export function connectLiteserver(path: string, logger: Logger): Liteserver {
+export function connectLiteserver(path: string, logger: Logger, registry?: Registry): Liteserver {
   let inner: Liteserver | undefined;
   let closed = false;
   const abort = new AbortController();
@@ -110,6 +112,7 @@ export function connectLiteserver(path: string, logger: Logger): Liteserver {
     });
     const pool = await connectLitePool(liteservers, {
       ...POOL_OPTIONS,
+      observer: registry && createLiteQueryMetrics(registry, 'api'),
       readyTimeoutMs: 0,
       onConnectionError: (server) => logger.debug('liteserver connection error', { server }),
     });

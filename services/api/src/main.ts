@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   await migrate(store).catch((err: unknown) => logger.warn('schema check failed; serving anyway', { err }));
   const limitsRedis = config.rateLimit === 'on' ? connectLimitsRedis(config.redisUrl, logger) : undefined;
   const rateLimit = limitsRedis && createRateLimit({ redis: limitsRedis.redis, prefix: config.redisPrefix, anonymousRps: config.anonymousRps, registry, logger });
-  const chain = config.globalConfig === 'none' ? undefined : connectLiteserver(config.globalConfig, logger);
+  const chain = config.globalConfig === 'none' ? undefined : connectLiteserver(config.globalConfig, logger, registry);
   const publisher =
     chain &&
     createPendingPublisher({

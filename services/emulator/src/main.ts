@@ -30,7 +30,7 @@ shutdown.add('redis', async () => void redis.disconnect());
 
 // The file may not exist yet when the local network starts beside us: it is waited for.
 const { liteservers } = await loadGlobalConfig(config.globalConfig, { onRetry: (_err, n) => n === 0 && logger.info('waiting for the global config', { path: config.globalConfig }) });
-const lite = createLiteReads(await connectLitePool(liteservers, { timeoutMs: LITE_QUERY_TIMEOUT_MS, onConnectionError: (server) => logger.debug('liteserver connection error', { server }) }));
+const lite = createLiteReads(await connectLitePool(liteservers, { timeoutMs: LITE_QUERY_TIMEOUT_MS, observer: metrics.lite, onConnectionError: (server) => logger.debug('liteserver connection error', { server }) }));
 shutdown.add('liteserver', async () => lite.close());
 const executor = await Executor.create();
 const emulator = createTraceEmulator({ state: createLiteState({ lite }), executor, limits: { maxTransactions: config.maxTransactions, maxDepth: config.maxDepth } });

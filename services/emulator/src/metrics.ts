@@ -1,3 +1,4 @@
+import { createLiteQueryMetrics } from '@tonstream/runtime';
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export type EmulatorMetrics = ReturnType<typeof createEmulatorMetrics>;
@@ -48,5 +49,7 @@ export function createEmulatorMetrics(registry: Registry) {
       help: 'Pending traces (or invalidations) not published on ton.pending_traces for the streamer',
       registers: [registry],
     }),
+    /** tonstream_emulator_liteserver_*: the liteserver pool's QueryObserver (@tonstream/lite-client). */
+    lite: createLiteQueryMetrics(registry, 'emulator'),
   };
 }
