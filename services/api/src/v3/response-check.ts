@@ -30,7 +30,8 @@ export function openApiResponseCheck(doc: OpenApiDocument): ResponseCheck {
   return (method, route, status, body) => {
     const validate = validators.get(`${method.toLowerCase()} ${route} ${status}`);
     if (!validate) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
-    return validate(body) ? null : ajv.errorsText(validate.errors, { dataVar: 'body' });
+    if (validate(body)) return null;
+    return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`).join('; ');
   };
 }
 

@@ -43,13 +43,14 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   AccountState: obj({ hash: S, balance: nullable(S), extra_currencies: nullable(amounts), account_status: nullable(S), frozen_hash: nullable(S), data_hash: nullable(S), code_hash: nullable(S) }),
   Transaction: obj({
     account: S, hash: S, lt: S, now: N, mc_block_seqno: nullable(N), trace_id: nullable(S),
+    trace_external_hash: { ...S, description: 'only for an emulated (pending) transaction: the hash of its trace\'s external message' },
     prev_trans_hash: S, prev_trans_lt: S,
     orig_status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] }, end_status: { ...S, enum: ['uninit', 'frozen', 'active', 'nonexist'] },
     total_fees: S, total_fees_extra_currencies: amounts, description: ref('TransactionDescr'), block_ref: ref('BlockId'),
     in_msg: nullable(ref('Message')), out_msgs: { type: 'array', items: ref('Message'), description: 'sorted by created_lt' },
     account_state_before: nullable(ref('AccountState')), account_state_after: nullable(ref('AccountState')),
     emulated: B, finality: { ...S, enum: ['pending', 'confirmed', 'finalized'] },
-  }, ['trace_id']),
+  }, ['trace_id', 'trace_external_hash']),
   AddressBookRow: obj({
     user_friendly: nullable(S), domain: nullable(S),
     interfaces: nullable({ type: 'array', items: S, description: 'null when the state has no code or its get-methods name no interface; [] for an address with no indexed state or a code without get-methods to match' }),
