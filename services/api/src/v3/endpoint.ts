@@ -43,6 +43,8 @@ export type Endpoint<P extends Params = Params> = {
   response: JsonSchema;
   /** The 404 message, when the endpoint answers 404 for "nothing there" (documented in OpenAPI). */
   notFound?: string;
+  /** Other statuses it answers with `{"error": …}` and what each means (documented in OpenAPI). */
+  errors?: Readonly<Record<number, string>>;
   /**
    * The answer depends only on the parameters and the watermark (no per-request input like a key):
    * one computation per (watermark, parameters) is shared by every request until the watermark moves

@@ -46,6 +46,15 @@ async function v2Call<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
+/** What the liteserver-backed endpoints answer besides the statuses of every endpoint. */
+const LITESERVER_ERRORS = {
+  401: 'A required field is missing (toncenter answers 401 here, naming the field)',
+  404: 'The liteserver does not have the block or state asked for (LITE_SERVER_NOTREADY)',
+  501: 'The liteserver does not support the query (LITE_SERVER_NOTIMPLEMENTED)',
+  502: 'The liteserver sent an answer that cannot be read',
+  533: 'The result stack is nested too deep to answer',
+};
+
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
 const V2_STATUS = { active: 'active', uninitialized: 'uninit', frozen: 'frozen' } as const;
 const addressParams = {
@@ -79,6 +88,7 @@ function addressInformation(path: string, operationId: string): Endpoint {
     summary: 'Balance, code, data and last transaction of an account (v2-compatible)',
     description: 'From the index (the latest state at or below the watermark); `use_v2=true` reads the liteserver.',
     tag: 'api/v2',
+    errors: LITESERVER_ERRORS,
     params: addressParams,
     response: ADDRESS_INFORMATION,
     async handle(ctx) {
@@ -110,6 +120,7 @@ function walletInformationAt(path: string, operationId: string): Endpoint {
     summary: 'Wallet type, seqno and wallet id of a standard wallet (v2-compatible)',
     description: 'From the index by default; `use_v2=true` reads the liteserver. 409 `not a wallet` for other initialised contracts.',
     tag: 'api/v2',
+    errors: { ...LITESERVER_ERRORS, 409: 'The account is an initialised contract that is no wallet (`not a wallet`)' },
     params: addressParams,
     response: WALLET_INFORMATION,
     async handle(ctx) {
@@ -144,6 +155,7 @@ export const messageEndpoint = defineEndpoint({
   operationId: 'sendV2Message',
   summary: 'Sends an external message (v2 sendBocReturnHash)',
   tag: 'api/v2',
+  errors: { ...LITESERVER_ERRORS, 400: 'The liteserver refused the message (it cannot be applied to the account\'s state)' },
   methods: ['post'],
   params: { boc: boc('The external message, a base64 BoC.', 'boc is required') },
   response: { type: 'object', properties: { message_hash: { type: 'string' }, message_hash_norm: { type: 'string' } }, required: ['message_hash'] },
@@ -177,6 +189,7 @@ export const runGetMethodEndpoint = defineEndpoint({
   summary: 'Runs a get-method on the liteserver (stack as {type, value})',
   description: 'Output `num` values are hex (`0x…`, `-0x…`); cells and slices base64 BoCs; tuples and lists arrays of entries. `gas_used` is 0: the liteserver does not report it.',
   tag: 'api/v2',
+  errors: LITESERVER_ERRORS,
   methods: ['post'],
   params: {
     address: required401(v2kinds.address, 'Contract address.', 'address is required'),
@@ -205,6 +218,7 @@ export const estimateFeeEndpoint = defineEndpoint({
   summary: 'Fees of an external message, by emulating it on the account',
   description: 'As toncenter, `ignore_chksig` defaults to false here (v2: true).',
   tag: 'api/v2',
+  errors: LITESERVER_ERRORS,
   methods: ['post'],
   params: {
     address: required401(v2kinds.address, 'Destination account.', 'address is required'),

@@ -26,6 +26,7 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string,
       504: { description: 'The query exceeded X-Timeout', content: json(ref('Error')) },
     };
     if (e.notFound) responses[404] = { description: e.notFound, content: json(ref('Error')) };
+    for (const [status, description] of Object.entries(e.errors ?? {})) responses[status] = { description, content: json(ref('Error')) };
     const common = { summary: e.summary, ...(e.description ? { description: e.description } : {}), tags: [e.tag] };
     const settings = Object.entries(SETTINGS).map(([name, p]) => parameter(name, p as Param<unknown>));
     const methods = e.methods ?? ['get'];
