@@ -3,10 +3,10 @@ import type { AccountStateRecord } from '@tonstream/records';
 import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
 import { type AddressBookRow, buildAddressBook } from './address-book.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from './kinds.js';
-import { limit, list, offset, type Params, requiredList, withDefault } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { limit, list, offset, type Params, requiredList, withDefault } from '../http/params.js';
 import { ref } from './schemas.js';
-import { parseWalletData, walletType } from './wallets.js';
+import { parseWalletData, walletType } from '../chain/wallets.js';
 import { metadataSideObject } from './token-metadata.js';
 
 /**

@@ -1,8 +1,8 @@
 import { masterchainInfo, readBlocks } from '@tonstream/store';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { defineEndpoint } from './endpoint.js';
-import * as kinds from './kinds.js';
-import { limit, MAX_LIMIT, offset, optional, required, sort } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { limit, MAX_LIMIT, offset, optional, required, sort } from '../http/params.js';
 import { ref } from './schemas.js';
 import { toV3Block } from './objects.js';
 

@@ -1,14 +1,15 @@
 import type { ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import type { IndexState } from '../index-state.js';
-import { readDeadline } from '../read-deadline.js';
-import { type Liteserver, noLiteserver } from '../liteserver.js';
-import { bodyValues, jsonBody } from './json-body.js';
+import { readDeadline } from '../http/read-deadline.js';
+import { type Liteserver, noLiteserver } from '../chain/liteserver.js';
+import { bodyValues, jsonBody } from '../http/json-body.js';
 import type { PendingReader } from './pending.js';
-import type { JsonSchema } from './kinds.js';
+import type { JsonSchema } from '../http/kinds.js';
 import { createWatermarkCache } from './watermark-cache.js';
-import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, type RequestDefaults, SETTINGS, type Settings } from './params.js';
+import { MAX_TIMEOUT_MS, type Params, type ParsedParams, queryValues, type RequestDefaults } from '../http/params.js';
+import { parseRequest, SETTINGS, type Settings } from './request.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {

@@ -1,22 +1,19 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates } from '@tonstream/store';
-import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../account-state.js';
-import { HttpError } from '../http-error.js';
-import { LiteserverError } from '../liteserver.js';
-import { V2Error } from '../v2/envelope.js';
-import { walletInformation } from '../v2/accounts.js';
-import { runGetMethod } from '../v2/get-methods.js';
-import * as v2kinds from '../v2/kinds.js';
-import { estimateFee, normalizedHash, sendExternal } from '../v2/send.js';
-import { readStack, v3StackEntry } from '../v2/stack.js';
+import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../chain/account-state.js';
+import { runGetMethod } from '../chain/get-method.js';
+import { estimateFee, normalizedHash, sendExternal } from '../chain/send.js';
+import { readStack, v3StackEntry } from '../chain/stack.js';
+import { parseWalletData, walletInformation, walletType } from '../chain/wallets.js';
+import * as chainKinds from '../http/chain-kinds.js';
+import { HttpError } from '../http/http-error.js';
 import { defineEndpoint, type Endpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from './kinds.js';
-import type { JsonSchema, Kind } from './kinds.js';
-import { optional, type Param, withDefault } from './params.js';
-import { parseWalletData, walletType } from './wallets.js';
+import * as kinds from '../http/kinds.js';
+import type { JsonSchema, Kind } from '../http/kinds.js';
+import { optional, type Param, withDefault } from '../http/params.js';
 
 /**
- * v3's legacy v2-compatible endpoints (toncenter-v3.md §2.10) on the v2 code: /addressInformation
+ * v3's legacy v2-compatible endpoints (toncenter-v3.md §2.10) on the chain reads v2 uses too: /addressInformation
  * (/account), /walletInformation (/wallet) from the index by default (`use_v2=true`: the
  * liteserver), and POST /message, /runGetMethod, /estimateFee through the liteserver. As toncenter,
  * a missing required field is 401 naming it.
@@ -36,20 +33,10 @@ function required401<T>(kind: Kind<T>, description: string, missing: string): Pa
   };
 }
 
-/** v2 and liteserver failures as the `{error}` answers of v3 (status kept). */
-async function v2Call<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (err) {
-    if (err instanceof V2Error || err instanceof LiteserverError) throw new HttpError(err.status, err.message);
-    throw err;
-  }
-}
-
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
 const V2_STATUS = { active: 'active', uninitialized: 'uninit', frozen: 'frozen' } as const;
 const addressParams = {
-  address: required401(v2kinds.address, 'Account address, raw or user-friendly.', 'address of account is required'),
+  address: required401(chainKinds.address, 'Account address, raw or user-friendly.', 'address of account is required'),
   use_v2: withDefault(kinds.bool, false, 'Read the state from the liteserver (v2 getAddressInformation) instead of the index; default false.'),
 };
 type AddressParams = typeof addressParams;
@@ -58,7 +45,7 @@ async function indexedState(ctx: EndpointContext<AddressParams>): Promise<Accoun
   return (await readAccountStates(ctx.store, ctx.scope, [ctx.params.address.raw])).get(ctx.params.address.raw);
 }
 
-const liteState = (ctx: EndpointContext<AddressParams>): Promise<LiteAccountState> => v2Call(() => readLiteAccountState(ctx.lite, ctx.params.address));
+const liteState = (ctx: EndpointContext<AddressParams>): Promise<LiteAccountState> => readLiteAccountState(ctx.lite, ctx.params.address);
 
 const nullable = (type: 'string'): JsonSchema => ({ type, nullable: true });
 const ADDRESS_INFORMATION: JsonSchema = {
@@ -137,7 +124,7 @@ export const accountEndpoint = addressInformation('/account', 'getV2Account');
 export const walletInformationEndpoint = walletInformationAt('/walletInformation', 'getV2WalletInformation');
 export const walletEndpoint = walletInformationAt('/wallet', 'getV2Wallet');
 
-const boc = (description: string, missing: string) => required401(v2kinds.boc, description, missing);
+const boc = (description: string, missing: string) => required401(chainKinds.boc, description, missing);
 
 export const messageEndpoint = defineEndpoint({
   path: '/message',
@@ -148,7 +135,7 @@ export const messageEndpoint = defineEndpoint({
   params: { boc: boc('The external message, a base64 BoC.', 'boc is required') },
   response: { type: 'object', properties: { message_hash: { type: 'string' }, message_hash_norm: { type: 'string' } }, required: ['message_hash'] },
   async handle(ctx) {
-    const m = await v2Call(() => sendExternal(ctx.lite, ctx.params.boc));
+    const m = await sendExternal(ctx.lite, ctx.params.boc);
     return { message_hash: ctx.params.boc.hash().toString('base64'), message_hash_norm: normalizedHash(m).toString('base64') };
   },
 });
@@ -179,8 +166,8 @@ export const runGetMethodEndpoint = defineEndpoint({
   tag: 'api/v2',
   methods: ['post'],
   params: {
-    address: required401(v2kinds.address, 'Contract address.', 'address is required'),
-    method: required401(v2kinds.methodName, 'Get-method name (or numeric id).', 'method is required'),
+    address: required401(chainKinds.address, 'Contract address.', 'address is required'),
+    method: required401(chainKinds.methodName, 'Get-method name (or numeric id).', 'method is required'),
     stack: { ...optional(stackEntry, 'Arguments in order.'), array: true, maxItems: 256, read: (texts: string[], name: string) => texts.map((t, i) => { const v = stackEntry.parse(t); if (!v) throw new HttpError(422, `invalid value for field "${name}" at index ${i}: expected ${stackEntry.accepts}`); return v; }) } as Param<{ type: string; value: unknown }[]>,
   },
   response: { type: 'object', properties: { gas_used: { type: 'integer' }, exit_code: { type: 'integer' }, stack: { type: 'array', items: STACK_ENTRY_OUT } }, required: ['gas_used', 'exit_code', 'stack'] },
@@ -191,9 +178,9 @@ export const runGetMethodEndpoint = defineEndpoint({
       if (!type) throw new HttpError(422, `invalid value for field "stack" at index ${i}: unsupported stack parameter type ${JSON.stringify(e.type).slice(0, 40)} (num, cell, slice)`);
       return [type, e.value];
     });
-    const stack = await v2Call(async () => readStack(pairs));
-    const run = await v2Call(() => runGetMethod(ctx.lite, p.address, p.method, stack));
-    return { gas_used: 0, exit_code: run.exitCode, stack: await v2Call(async () => run.stack.map((s) => v3StackEntry(s))) };
+    const stack = readStack(pairs);
+    const run = await runGetMethod(ctx.lite, p.address, p.method, stack);
+    return { gas_used: 0, exit_code: run.exitCode, stack: run.stack.map((s) => v3StackEntry(s)) };
   },
 });
 
@@ -207,16 +194,16 @@ export const estimateFeeEndpoint = defineEndpoint({
   tag: 'api/v2',
   methods: ['post'],
   params: {
-    address: required401(v2kinds.address, 'Destination account.', 'address is required'),
-    body: required401(v2kinds.boc, 'Message body, a base64 BoC.', 'body is required'),
-    init_code: optional(v2kinds.boc, 'StateInit code, a base64 BoC.'),
-    init_data: optional(v2kinds.boc, 'StateInit data, a base64 BoC.'),
+    address: required401(chainKinds.address, 'Destination account.', 'address is required'),
+    body: required401(chainKinds.boc, 'Message body, a base64 BoC.', 'body is required'),
+    init_code: optional(chainKinds.boc, 'StateInit code, a base64 BoC.'),
+    init_data: optional(chainKinds.boc, 'StateInit data, a base64 BoC.'),
     ignore_chksig: withDefault(kinds.bool, false, 'Skip the signature check; default false (as toncenter v3).'),
   },
   response: { type: 'object', properties: { source_fees: FEES, destination_fees: { type: 'array', items: FEES } }, required: ['source_fees', 'destination_fees'] },
   async handle(ctx) {
     const p = ctx.params;
-    const fees = await v2Call(() => estimateFee(ctx.lite, p, p.ignore_chksig));
+    const fees = await estimateFee(ctx.lite, p, p.ignore_chksig);
     const { '@type': _type, ...source_fees } = fees;
     return { source_fees, destination_fees: [] };
   },

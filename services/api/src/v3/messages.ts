@@ -1,9 +1,9 @@
 import { readAdjacentTransactionHashes, readMessages, readTransactions } from '@tonstream/store';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { buildAddressBook } from './address-book.js';
 import { defineEndpoint } from './endpoint.js';
-import * as kinds from './kinds.js';
-import { MAX_LIMIT, limit, list, offset, optional, required, sort } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../http/params.js';
 import { ref } from './schemas.js';
 import { toV3Message } from './objects.js';
 import { metadataSideObject } from './token-metadata.js';

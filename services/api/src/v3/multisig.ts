@@ -1,10 +1,10 @@
 import { readMultisigOrders, readMultisigWallets } from '@tonstream/store';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { buildAddressBook } from './address-book.js';
 import { type MultisigOrderObject, toMultisig, toMultisigOrder } from './contract-objects.js';
 import { defineEndpoint } from './endpoint.js';
-import * as kinds from './kinds.js';
-import { limit, list, offset, sort, withDefault } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { limit, list, offset, sort, withDefault } from '../http/params.js';
 import { ref } from './schemas.js';
 
 /**

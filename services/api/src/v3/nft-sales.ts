@@ -2,8 +2,8 @@ import { readNftSales } from '@tonstream/store';
 import { toNftSale } from './contract-objects.js';
 import { defineEndpoint } from './endpoint.js';
 import { tokenSideObjects } from './jettons.js';
-import * as kinds from './kinds.js';
-import { requiredList } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { requiredList } from '../http/params.js';
 import { ref } from './schemas.js';
 
 /** `/nft/sales` (toncenter-v3.md §2.4): GetGems sale and auction contracts from `nft_sales` (migration 13). */

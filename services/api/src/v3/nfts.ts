@@ -1,9 +1,9 @@
 import { type ContractRow, readNftCollections, readNftItems, readNftSalesBySeller, readSalesOfItems, readTokenEvents, type TokenRow } from '@tonstream/store';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { defineEndpoint } from './endpoint.js';
 import { tokenSideObjects } from './jettons.js';
-import * as kinds from './kinds.js';
-import { limit, list, offset, optional, sort } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { limit, list, offset, optional, sort } from '../http/params.js';
 import { ref } from './schemas.js';
 import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './token-objects.js';
 import { nftIndex, transferDirection } from './token-params.js';

@@ -1,7 +1,8 @@
 import type { Endpoint } from './endpoint.js';
-import { bodySchema, MAX_JSON_BODY_BYTES } from './json-body.js';
-import type { JsonSchema } from './kinds.js';
-import { DEFAULT_LIMIT, type Param, type RequestDefaults, SETTINGS } from './params.js';
+import { bodySchema, MAX_JSON_BODY_BYTES } from '../http/json-body.js';
+import type { JsonSchema } from '../http/kinds.js';
+import { DEFAULT_LIMIT, type Param, type RequestDefaults } from '../http/params.js';
+import { SETTINGS } from './request.js';
 import { SCHEMAS, ref } from './schemas.js';
 
 /** OpenAPI 3.0 document of the served v3 endpoints, built from their declarations (nothing hand-kept). */

@@ -1,5 +1,5 @@
-import type { JsonSchema } from './kinds.js';
-import { B, N, nullable, obj, ref, S } from './schema-kit.js';
+import type { JsonSchema } from '../http/kinds.js';
+import { B, N, nullable, obj, ref, S } from '../http/schema-kit.js';
 import { CONTRACT_SCHEMAS } from './contract-schemas.js';
 import { TOKEN_SCHEMAS } from './token-schemas.js';
 
@@ -105,4 +105,4 @@ export const SCHEMAS: Record<string, JsonSchema> = {
   ...CONTRACT_SCHEMAS,
 };
 
-export { ref } from './schema-kit.js';
+export { ref } from '../http/schema-kit.js';

@@ -1,12 +1,12 @@
 import { masterchainBlockIndexed, readTraceActions, readTraces } from '@tonstream/store';
 import { actionAddresses, type TraceRecord, traceTree } from '@tonstream/traces';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import { buildAddressBook } from './address-book.js';
 import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from './kinds.js';
-import { limit, list, offset, optional, type Params, sort } from './params.js';
+import * as kinds from '../http/kinds.js';
+import { limit, list, offset, optional, type Params, sort } from '../http/params.js';
 import { ref } from './schemas.js';
 import { metadataSideObject } from './token-metadata.js';
 import { transactionsResponse } from './transactions.js';

@@ -1,4 +1,4 @@
-import { parseAddress, rawAddress } from './address.js';
+import { parseAddress, rawAddress } from '../chain/address.js';
 
 /**
  * The value types of v3 query parameters (toncenter-v3.md §1.4), each a parser from the query text

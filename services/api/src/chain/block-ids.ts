@@ -1,7 +1,7 @@
 import type { BlockId } from '@tonstream/records';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import type { Liteserver } from '../liteserver.js';
-import { V2Error } from './envelope.js';
+import type { Liteserver } from './liteserver.js';
+import { ChainError } from './chain-error.js';
 
 /** The masterchain's one shard, unsigned (2^63). */
 export const MC_SHARD = 1n << 63n;
@@ -40,7 +40,7 @@ export async function resolveBlock(lite: Liteserver, workchain: number, shard: b
   const found = await lite.lookupBlock(workchain, shard, { seqno });
   const id = found.id;
   if ((rootHash !== undefined && b64(id.rootHash) !== rootHash) || (fileHash !== undefined && b64(id.fileHash) !== fileHash)) {
-    throw new V2Error(404, `block (${workchain},${BigInt.asIntN(64, shard)},${seqno}) with these hashes not found`);
+    throw new ChainError(404, `block (${workchain},${BigInt.asIntN(64, shard)},${seqno}) with these hashes not found`);
   }
   return id;
 }

@@ -1,6 +1,6 @@
 import { type BlockInfo, type ExtBlkRef, loadBlockInfo, MERKLE_PROOF, parseBoc, shardChild, shardParent, Slice } from '@tonstream/block';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
-import { V2Error } from './envelope.js';
+import { ChainError } from './chain-error.js';
 import { blockIdExt } from './block-ids.js';
 
 /** What a header proof (a Merkle proof of the Block with its BlockInfo kept) says. */
@@ -17,7 +17,7 @@ export function readHeaderProof(proof: Uint8Array): BlockHeader {
     const globalId = s.loadInt(32);
     return { globalId, info: loadBlockInfo(s.loadRefSlice('Block.info')) };
   } catch (err) {
-    throw new V2Error(502, `liteserver sent an unreadable block header proof: ${(err as Error).message}`, { cause: err });
+    throw new ChainError(502, `liteserver sent an unreadable block header proof: ${(err as Error).message}`, { cause: err });
   }
 }
 

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { HttpError } from '../http-error.js';
+import { HttpError } from './http-error.js';
 import type { JsonSchema } from './kinds.js';
 import type { Param, Params } from './params.js';
 

@@ -6,7 +6,7 @@
 import { type Account, Cell, loadAccount, loadShardStateUnsplit } from '@ton/core';
 import type { tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { type AccountRef, type Liteserver, LiteserverError } from './liteserver.js';
-import { readHeaderProof } from './v2/block-header.js';
+import { readHeaderProof } from './block-header.js';
 
 export type LiteAccountState = {
   mc: tonNode_blockIdExt;

@@ -6,8 +6,8 @@
  * empty `tvm.list`.
  */
 import type { Cell, TupleItem } from '@ton/core';
-import { type CellBudget, readBoc, REQUEST_BOC } from '../cell-limits.js';
-import { V2Error } from './envelope.js';
+import { type CellBudget, readBoc, REQUEST_BOC } from './cell-limits.js';
+import { ChainError } from './chain-error.js';
 
 const INT257_MAX = 2n ** 256n - 1n;
 const INT257_MIN = -(2n ** 256n);
@@ -21,8 +21,8 @@ const MAX_STACK_ENTRIES = 1024;
 /** What a request's stack may still use: its cells' budget and entries left. */
 type StackBudget = { cells: CellBudget; entries: number };
 
-function bad(path: string, what: string): V2Error {
-  return new V2Error(422, `invalid value for parameter "stack" at ${path}: ${what}`);
+function bad(path: string, what: string): ChainError {
+  return new ChainError(422, `invalid value for parameter "stack" at ${path}: ${what}`);
 }
 
 function integer(value: unknown, path: string): bigint {
@@ -154,7 +154,7 @@ function cellObject(c: Cell): unknown {
 }
 
 export function tvmEntry(item: TupleItem, depth = 0): unknown {
-  if (depth >= MAX_DEPTH) throw new V2Error(533, `Result stack depth >= ${MAX_DEPTH}`);
+  if (depth >= MAX_DEPTH) throw new ChainError(533, `Result stack depth >= ${MAX_DEPTH}`);
   switch (item.type) {
     case 'int':
       return { '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: item.value.toString() } };
@@ -194,7 +194,7 @@ export function v2StackEntry(item: TupleItem): [string, unknown] {
 
 /** v3 legacy `{type, value}` entries (toncenter-v3.md §2.10). */
 export function v3StackEntry(item: TupleItem, depth = 0): { type: string; value: unknown } {
-  if (depth >= MAX_DEPTH) throw new V2Error(533, `Result stack depth >= ${MAX_DEPTH}`);
+  if (depth >= MAX_DEPTH) throw new ChainError(533, `Result stack depth >= ${MAX_DEPTH}`);
   switch (item.type) {
     case 'int':
       return { type: 'num', value: hexNumber(item.value) };

@@ -1,5 +1,6 @@
 import { Cell } from '@ton/core';
-import type { WalletType } from '@tonstream/contracts';
+import { type WalletType, walletType } from '@tonstream/contracts';
+import { codeHash, type LiteAccountState, stateParts, tonlibState } from './account-state.js';
 
 // The table lives in @tonstream/contracts (interface detection names wallets from it too).
 export { WALLET_TYPES, walletType, type WalletType } from '@tonstream/contracts';
@@ -32,4 +33,11 @@ export function parseWalletData(type: WalletType, dataBoc: string | null): Walle
   }
   const seqno = s.loadUint(32);
   return need === 64 ? { seqno, wallet_id: s.loadUint(32) } : { seqno };
+}
+
+/** `ext.accounts.walletInformation` fields of a state (v2 getWalletInformation, v3 /walletInformation with use_v2). */
+export function walletInformation(s: LiteAccountState) {
+  const type = tonlibState(s.account) === 'active' ? walletType(codeHash(s.account)) : undefined;
+  const data = type ? parseWalletData(type, stateParts(s.account).data || null) : {};
+  return { type, data };
 }
