@@ -13,7 +13,7 @@ import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
 import type { RequestDefaults } from './http/params.js';
 import { STREAMING_HTTP_PATHS, type StreamingProxy } from './streaming-proxy.js';
-import type { PendingReader } from './v3/pending.js';
+import type { PendingReader } from './v3/pending/pending.js';
 import type { ResponseCheckMode } from './v3/response-check.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 

@@ -5,7 +5,7 @@ import type { IndexState } from '../index-state.js';
 import { readDeadline } from '../http/read-deadline.js';
 import { type Liteserver, noLiteserver } from '../chain/liteserver.js';
 import { bodyValues, jsonBody } from '../http/json-body.js';
-import type { PendingReader } from './pending.js';
+import type { PendingReader } from './pending/pending.js';
 import type { JsonSchema } from '../http/kinds.js';
 import { createWatermarkCache } from './watermark-cache.js';
 import { MAX_TIMEOUT_MS, type Params, type ParsedParams, queryValues, type RequestDefaults } from '../http/params.js';

@@ -1,7 +1,7 @@
 import { HttpError } from '../http/http-error.js';
 import * as kinds from '../http/kinds.js';
 import { DEFAULT_LIMIT, echo, MAX_TIMEOUT_MS, optional, type Param, type Params, type ParsedParams, queryValues, readParams, type RequestDefaults } from '../http/params.js';
-import { actionType } from './action-types.js';
+import { actionType } from './traces/action-types.js';
 
 /**
  * Request settings every v3 endpoint takes, as a header or the query parameter of the same name

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../http/kinds.js';
 import { B, N, nullable, obj, ref, S } from '../http/schema-kit.js';
-import { CONTRACT_SCHEMAS } from './contract-schemas.js';
-import { TOKEN_SCHEMAS } from './token-schemas.js';
+import { CONTRACT_SCHEMAS } from './contracts/schemas.js';
+import { TOKEN_SCHEMAS } from './tokens/schemas.js';
 
 /**
  * Response schemas of the served endpoints (OpenAPI 3.0 components), named as toncenter's OpenAPI

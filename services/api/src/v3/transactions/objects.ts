@@ -1,5 +1,5 @@
 import { beginCell } from '@ton/core';
-import { type BlockRecord, type MessageContent, type MessageRow, type TransactionRow, wireDescription } from '@tonstream/records';
+import { type MessageContent, type MessageRow, type TransactionRow, wireDescription } from '@tonstream/records';
 import { opcodeName } from '@tonstream/contracts';
 import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstream/store';
 
@@ -7,14 +7,6 @@ import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstrea
  * Records (as the store keeps them) -> v3 objects (toncenter-v3.md §3). Records carry a few
  * pipeline-only fields, so they are reshaped here rather than spliced as stored text.
  */
-
-/** The v3 `Block` object: the record without the fields only the pipeline uses (toncenter's Block has no `mc_block_seqno`). */
-export type V3Block = Omit<BlockRecord, 'prev_refs' | 'in_msg_descr_length' | 'out_msg_descr_length' | 'value_flow' | 'mc_block_seqno' | 'shard_tops'>;
-
-export function toV3Block(record: BlockRecord): V3Block {
-  const { prev_refs: _p, in_msg_descr_length: _i, out_msg_descr_length: _o, value_flow: _v, shard_tops: _s, mc_block_seqno: _m, ...rest } = record;
-  return rest;
-}
 
 const content = (c: MessageContent | null) => c && { hash: c.hash, body: c.body, decoded: null };
 

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../http/kinds.js';
-import { B, list, N, nullable, obj, ref, S } from '../http/schema-kit.js';
+import type { JsonSchema } from '../../http/kinds.js';
+import { B, list, N, nullable, obj, ref, S } from '../../http/schema-kit.js';
 
 /** Response schemas of the DNS, multisig, vesting and NFT sale endpoints (toncenter-v3.md §3), merged into SCHEMAS. */
 const strings: JsonSchema = { type: 'array', items: S };

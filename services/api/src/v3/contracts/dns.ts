@@ -1,12 +1,12 @@
 import { readDnsEntries } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { toDnsRecord } from './contract-objects.js';
-import { dnsDomain } from './contract-params.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, offset, optional } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { toDnsRecord } from './objects.js';
+import { dnsDomain } from './params.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, offset, optional } from '../../http/params.js';
+import { ref } from '../schemas.js';
 
 /** `/dns/records` (toncenter-v3.md §2.5): .ton DNS items' records, read from `dns_entries` (migration 13). */
 export const dnsRecordsEndpoint = defineEndpoint({

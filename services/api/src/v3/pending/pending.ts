@@ -2,16 +2,16 @@ import type { MessageRecord, MessageRow, TransactionRecord } from '@tonstream/re
 import { messageKey, type PendingKeys, readPendingActions, readPendingTraces, readPendingTransactions, readTraces, type StoredPendingTrace } from '@tonstream/store';
 import type { ActionRecord } from '@tonstream/traces';
 import type { Redis } from 'ioredis';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { toV3Action } from './action-objects.js';
-import { actionType, supportedSet } from './action-types.js';
-import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { toV3Transaction } from './objects.js';
-import { metadataSideObject } from './token-metadata.js';
-import { list, optional, type Params, requiredList } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { toV3Action } from '../traces/action-objects.js';
+import { actionType, supportedSet } from '../traces/action-types.js';
+import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { toV3Transaction } from '../transactions/objects.js';
+import { metadataSideObject } from '../tokens/metadata.js';
+import { list, optional, type Params, requiredList } from '../../http/params.js';
+import { ref } from '../schemas.js';
 
 /** Where pending (emulated) traces are read: the emulator's Redis layout (`@tonstream/store` pending). */
 export type PendingReader = { redis: Redis; keys: PendingKeys };

@@ -1,4 +1,4 @@
-import type { Kind } from '../http/kinds.js';
+import type { Kind } from '../../http/kinds.js';
 
 /** `in`, `out` or `both` (toncenter's transfer direction; `both` is no filter). */
 export type TransferDirection = 'in' | 'out' | 'both';

@@ -1,13 +1,13 @@
 import { readJettonMasters, readJettonWallets, readTokenEvents } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, optional, type Params, sort } from '../http/params.js';
-import { ref } from './schemas.js';
-import { metadataSideObject } from './token-metadata.js';
-import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './token-objects.js';
-import { transferDirection } from './token-params.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
+import { metadataSideObject } from './metadata.js';
+import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './objects.js';
+import { transferDirection } from './params.js';
 
 /** The Jettons family (toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
 

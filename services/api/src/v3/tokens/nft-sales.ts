@@ -1,10 +1,10 @@
 import { readNftSales } from '@tonstream/store';
-import { toNftSale } from './contract-objects.js';
-import { defineEndpoint } from './endpoint.js';
+import { toNftSale } from '../contracts/objects.js';
+import { defineEndpoint } from '../endpoint.js';
 import { tokenSideObjects } from './jettons.js';
-import * as kinds from '../http/kinds.js';
-import { requiredList } from '../http/params.js';
-import { ref } from './schemas.js';
+import * as kinds from '../../http/kinds.js';
+import { requiredList } from '../../http/params.js';
+import { ref } from '../schemas.js';
 
 /** `/nft/sales` (toncenter-v3.md §2.4): GetGems sale and auction contracts from `nft_sales` (migration 13). */
 export const nftSalesEndpoint = defineEndpoint({

@@ -1,5 +1,5 @@
-import type { JsonSchema } from '../http/kinds.js';
-import { B, N, nullable, obj, ref, S } from '../http/schema-kit.js';
+import type { JsonSchema } from '../../http/kinds.js';
+import { B, N, nullable, obj, ref, S } from '../../http/schema-kit.js';
 
 /** Response schemas of the Jetton and NFT endpoints (toncenter-v3.md §3), merged into SCHEMAS. */
 const content = nullable({ type: 'object', additionalProperties: S });

@@ -1,12 +1,12 @@
 import { type ContractRow, readNftCollections, readNftItems, readNftSalesBySeller, readSalesOfItems, readTokenEvents, type TokenRow } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { defineEndpoint } from './endpoint.js';
+import { HttpError } from '../../http/http-error.js';
+import { defineEndpoint } from '../endpoint.js';
 import { tokenSideObjects } from './jettons.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, optional, sort } from '../http/params.js';
-import { ref } from './schemas.js';
-import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './token-objects.js';
-import { nftIndex, transferDirection } from './token-params.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, optional, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
+import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './objects.js';
+import { nftIndex, transferDirection } from './params.js';
 
 /**
  * The NFTs family (toncenter-v3.md §2.4), read from the token tables (migration 9). An item whose

@@ -1,9 +1,9 @@
 import { masterchainInfo, readBlocks } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, MAX_LIMIT, offset, optional, required, sort } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, MAX_LIMIT, offset, optional, required, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
 import { toV3Block } from './objects.js';
 
 /** GET /masterchainInfo: `last` is the watermark's block (blocks above it may lack records), `first` the oldest. */

@@ -1,14 +1,14 @@
 import { type ActionFilter, readActions } from '@tonstream/store';
 import { actionAddresses } from '@tonstream/traces';
-import { buildAddressBook } from './address-book.js';
+import { buildAddressBook } from '../address-book.js';
 import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, optional, sort } from '../http/params.js';
-import { ref } from './schemas.js';
-import { metadataSideObject } from './token-metadata.js';
-import { transactionsResponse } from './transactions.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, optional, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
+import { metadataSideObject } from '../tokens/metadata.js';
+import { transactionsResponse } from '../transactions/transactions.js';
 import { requireMasterchainBlock } from './traces.js';
 
 /**

@@ -1,13 +1,13 @@
 import { createInterfaceDetector, servedInterfaces } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
-import { type AddressBookRow, buildAddressBook } from './address-book.js';
-import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, type Params, requiredList, withDefault } from '../http/params.js';
-import { ref } from './schemas.js';
-import { parseWalletData, walletType } from '../chain/wallets.js';
-import { metadataSideObject } from './token-metadata.js';
+import { type AddressBookRow, buildAddressBook } from '../address-book.js';
+import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, type Params, requiredList, withDefault } from '../../http/params.js';
+import { ref } from '../schemas.js';
+import { parseWalletData, walletType } from '../../chain/wallets.js';
+import { metadataSideObject } from '../tokens/metadata.js';
 
 /**
  * The accounts family (toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,

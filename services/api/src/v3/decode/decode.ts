@@ -1,9 +1,9 @@
 import { bodyJsonFromText, decodeBudget, opcodeName } from '@tonstream/contracts';
-import { HttpError } from '../http/http-error.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import type { Kind } from '../http/kinds.js';
-import { echo, type Param } from '../http/params.js';
+import { HttpError } from '../../http/http-error.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import type { Kind } from '../../http/kinds.js';
+import { echo, type Param } from '../../http/params.js';
 
 /** Items per list (toncenter-v3.md §2.9). */
 export const MAX_DECODE_ITEMS = 1000;

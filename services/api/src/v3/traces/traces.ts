@@ -1,15 +1,15 @@
 import { masterchainBlockIndexed, readTraceActions, readTraces } from '@tonstream/store';
 import { actionAddresses, type TraceRecord, traceTree } from '@tonstream/traces';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
 import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
-import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, optional, type Params, sort } from '../http/params.js';
-import { ref } from './schemas.js';
-import { metadataSideObject } from './token-metadata.js';
-import { transactionsResponse } from './transactions.js';
+import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
+import { metadataSideObject } from '../tokens/metadata.js';
+import { transactionsResponse } from '../transactions/transactions.js';
 
 /** toncenter's `-max-trace-txs`: bigger traces come back without their tree, flagged incomplete. */
 export const MAX_TRACE_TRANSACTIONS = 4000;

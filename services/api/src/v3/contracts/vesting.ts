@@ -1,11 +1,11 @@
 import { readVestingContracts } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { toVesting } from './contract-objects.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, withDefault } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { toVesting } from './objects.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, withDefault } from '../../http/params.js';
+import { ref } from '../schemas.js';
 
 /** `/vesting` (toncenter-v3.md §2.7): vesting wallets from `vesting_contracts` (migration 13). */
 export const vestingEndpoint = defineEndpoint({

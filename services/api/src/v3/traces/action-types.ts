@@ -1,5 +1,5 @@
 import { supportedActionSet } from '@tonstream/actions';
-import type { Kind } from '../http/kinds.js';
+import type { Kind } from '../../http/kinds.js';
 
 /** The supported set for a request: shortcuts expanded, v1 added. Unknown names stand for themselves. */
 export function supportedSet(requested: readonly string[] | undefined, actionsVersion?: string): string[] {

@@ -1,16 +1,16 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates } from '@tonstream/store';
-import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../chain/account-state.js';
-import { runGetMethod } from '../chain/get-method.js';
-import { estimateFee, normalizedHash, sendExternal } from '../chain/send.js';
-import { readStack, v3StackEntry } from '../chain/stack.js';
-import { parseWalletData, walletInformation, walletType } from '../chain/wallets.js';
-import * as chainKinds from '../http/chain-kinds.js';
-import { HttpError } from '../http/http-error.js';
-import { defineEndpoint, type Endpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import type { JsonSchema, Kind } from '../http/kinds.js';
-import { optional, type Param, withDefault } from '../http/params.js';
+import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../../chain/account-state.js';
+import { runGetMethod } from '../../chain/get-method.js';
+import { estimateFee, normalizedHash, sendExternal } from '../../chain/send.js';
+import { readStack, v3StackEntry } from '../../chain/stack.js';
+import { parseWalletData, walletInformation, walletType } from '../../chain/wallets.js';
+import * as chainKinds from '../../http/chain-kinds.js';
+import { HttpError } from '../../http/http-error.js';
+import { defineEndpoint, type Endpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import type { JsonSchema, Kind } from '../../http/kinds.js';
+import { optional, type Param, withDefault } from '../../http/params.js';
 
 /**
  * v3's legacy v2-compatible endpoints (toncenter-v3.md §2.10) on the chain reads v2 uses too: /addressInformation

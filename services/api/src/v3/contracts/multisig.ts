@@ -1,11 +1,11 @@
 import { readMultisigOrders, readMultisigWallets } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { type MultisigOrderObject, toMultisig, toMultisigOrder } from './contract-objects.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, sort, withDefault } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { type MultisigOrderObject, toMultisig, toMultisigOrder } from './objects.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, sort, withDefault } from '../../http/params.js';
+import { ref } from '../schemas.js';
 
 /**
  * The multisig family (toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables.

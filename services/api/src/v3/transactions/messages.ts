@@ -1,12 +1,12 @@
 import { readAdjacentTransactionHashes, readMessages, readTransactions } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { defineEndpoint } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { defineEndpoint } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
 import { toV3Message } from './objects.js';
-import { metadataSideObject } from './token-metadata.js';
+import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from './transactions.js';
 
 /**

@@ -1,10 +1,10 @@
 import { masterchainBlockIndexed, readAccountStatesByHash, readTransactionMessages, readTransactions, readTransactionTraceIds, type Page, type TransactionFilter } from '@tonstream/store';
-import { HttpError } from '../http/http-error.js';
-import { buildAddressBook } from './address-book.js';
-import { defineEndpoint, type EndpointContext } from './endpoint.js';
-import * as kinds from '../http/kinds.js';
-import { limit, list, offset, optional, type Params, required, sort } from '../http/params.js';
-import { ref } from './schemas.js';
+import { HttpError } from '../../http/http-error.js';
+import { buildAddressBook } from '../address-book.js';
+import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import * as kinds from '../../http/kinds.js';
+import { limit, list, offset, optional, type Params, required, sort } from '../../http/params.js';
+import { ref } from '../schemas.js';
 import { toV3Transaction } from './objects.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Kind } from '../http/kinds.js';
+import type { Kind } from '../../http/kinds.js';
 
 /** Labels of TON DNS names: .ton names take a-z, 0-9 and '-', t.me usernames '_' too. */
 const DOMAIN = /^[a-z0-9_-]{1,126}(\.[a-z0-9_-]{1,126})*$/;

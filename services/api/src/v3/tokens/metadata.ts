@@ -1,5 +1,5 @@
 import { buildTokenMetadata, type AddressMetadata, type ReadScope, type Store } from '@tonstream/store';
-import type { Settings } from './request.js';
+import type { Settings } from '../request.js';
 
 /**
  * `metadata` of a response: {} under X-No-Metadata. The entries' rules live in the store's read layer
