@@ -16,7 +16,7 @@ import { jettonBurnsEndpoint, jettonMastersEndpoint, jettonTransfersEndpoint, je
 import { nftCollectionsEndpoint, nftItemsEndpoint, nftTransfersEndpoint } from './tokens/nfts.js';
 import { dnsRecordsEndpoint } from './contracts/dns.js';
 import { multisigOrdersEndpoint, multisigWalletsEndpoint } from './contracts/multisig.js';
-import { nftSalesEndpoint } from './tokens/nft-sales.js';
+import { nftSalesEndpoint } from './contracts/nft-sales.js';
 import { vestingEndpoint } from './contracts/vesting.js';
 
 /** Every served v3 endpoint. A new endpoint is one module with `defineEndpoint` plus one line here. */

@@ -5,7 +5,9 @@ import { type AddressBookRow, buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, type Params, requiredList, withDefault } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { arr, ref } from '../../http/schema-kit.js';
+import { AddressBook, Metadata } from '../schemas.js';
+import { AccountBalance, AccountStatesResponse, WalletStatesResponse } from './schemas.js';
 import { parseWalletData, walletType } from '../../chain/wallets.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 
@@ -95,7 +97,7 @@ export const accountStatesEndpoint = defineEndpoint({
     include_boc: withDefault(kinds.bool, true, 'Include code_boc and data_boc; default true.'),
     code_hash: list(kinds.hash, 'Only accounts with one of these code hashes.'),
   },
-  response: ref('AccountStatesResponse'),
+  response: ref(AccountStatesResponse),
   async handle(ctx) {
     const p = ctx.params;
     let states = await statesOf(ctx, p.address);
@@ -115,7 +117,7 @@ export const walletStatesEndpoint = defineEndpoint({
   description: 'Detected by code hash (wallet v1 r1 .. v5 r1); other accounts have is_wallet false. Unknown accounts are absent.',
   tag: 'accounts',
   params: { address: requiredList(kinds.address, ADDRESSES, 'address of account is required') },
-  response: ref('WalletStatesResponse'),
+  response: ref(WalletStatesResponse),
   async handle(ctx) {
     const states = await statesOf(ctx, ctx.params.address);
     return { wallets: states.map(toWalletState), ...(await sideObjects(ctx, states)) };
@@ -130,7 +132,7 @@ export const addressBookEndpoint = defineEndpoint({
   description: 'A map keyed by the exact strings sent.',
   tag: 'accounts',
   params: { address: requiredList(kinds.text, 'Addresses in any form (repeat the key), at most 1024.', 'at least 1 address required', 1024) },
-  response: ref('AddressBook'),
+  response: ref(AddressBook),
   async handle(ctx) {
     const inputs = ctx.params.address;
     const raws = new Map(inputs.map((text) => [text, kinds.address.parse(text)]));
@@ -151,7 +153,7 @@ export const topAccountsByBalanceEndpoint = defineEndpoint({
   description: 'Each account at its latest indexed state; ties by account. Read from ClickHouse (account_states_latest FINAL).',
   tag: 'accounts',
   params: { limit: limit(), offset: offset() },
-  response: { type: 'array', items: ref('AccountBalance') },
+  response: arr(ref(AccountBalance)),
   async handle(ctx) {
     return readTopBalances(ctx.store, ctx.scope, { limit: ctx.params.limit, offset: ctx.params.offset });
   },
@@ -169,7 +171,7 @@ export const metadataEndpoint = defineEndpoint({
   description: 'A map keyed by raw address; only token contracts appear (a Jetton wallet brings its master). Off-chain metadata the metadata worker has not fetched yet is `is_indexed: false`.',
   tag: 'accounts',
   params: { address: requiredList(kinds.address, 'Addresses (repeat the key), at most 1024.', 'at least 1 address required', 1024) },
-  response: ref('Metadata'),
+  response: ref(Metadata),
   async handle(ctx) {
     return buildTokenMetadata(ctx.store, ctx.scope, ctx.params.address);
   },

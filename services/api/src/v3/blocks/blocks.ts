@@ -3,7 +3,8 @@ import { HttpError } from '../../http/http-error.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, MAX_LIMIT, offset, optional, required, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { BlocksResponse, MasterchainInfo } from './schemas.js';
 import { toV3Block } from './objects.js';
 
 /** GET /masterchainInfo: `last` is the watermark's block (blocks above it may lack records), `first` the oldest. */
@@ -14,7 +15,7 @@ export const masterchainInfoEndpoint = defineEndpoint({
   summary: 'First and last indexed masterchain blocks',
   tag: 'blocks',
   params: {},
-  response: ref('MasterchainInfo'),
+  response: ref(MasterchainInfo),
   notFound: 'masterchain info not found: no masterchain block indexed yet',
   async handle({ watermark, store, scope }) {
     const info = watermark && (await masterchainInfo(store, watermark, scope.query));
@@ -45,7 +46,7 @@ export const blocksEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc', 'Order by gen_utime (ties by workchain, shard, seqno); default desc.'),
   },
-  response: ref('BlocksResponse'),
+  response: ref(BlocksResponse),
   async handle({ params: p, store, scope }) {
     const blocks = await readBlocks(
       store,
@@ -74,7 +75,7 @@ export const masterchainBlockShardStateEndpoint = defineEndpoint({
   params: {
     seqno: required(kinds.int32, 'Masterchain block seqno.'),
   },
-  response: ref('BlocksResponse'),
+  response: ref(BlocksResponse),
   notFound: 'blocks not found',
   async handle({ params: p, store, scope }) {
     const blocks = await readBlocks(store, scope, { shardStateOf: p.seqno }, { limit: MAX_LIMIT, offset: 0, sort: 'asc', order: 'id' });
@@ -95,7 +96,7 @@ export const masterchainBlockShardsEndpoint = defineEndpoint({
     limit: limit(),
     offset: offset(),
   },
-  response: ref('BlocksResponse'),
+  response: ref(BlocksResponse),
   notFound: 'blocks not found',
   async handle({ params: p, store, scope }) {
     const blocks = await readBlocks(store, scope, { mcSeqno: p.seqno }, { limit: p.limit, offset: p.offset, sort: 'asc', order: 'id' });

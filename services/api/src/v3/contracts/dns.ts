@@ -6,7 +6,8 @@ import { dnsDomain } from './params.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, offset, optional } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { DNSRecordsResponse } from './schemas.js';
 
 /** `/dns/records` (toncenter-v3.md §2.5): .ton DNS items' records, read from `dns_entries` (migration 13). */
 export const dnsRecordsEndpoint = defineEndpoint({
@@ -22,7 +23,7 @@ export const dnsRecordsEndpoint = defineEndpoint({
     limit: limit(100),
     offset: offset(),
   },
-  response: ref('DNSRecordsResponse'),
+  response: ref(DNSRecordsResponse),
   async handle(ctx) {
     const p = ctx.params;
     if (p.wallet === undefined && p.domain === undefined) throw new HttpError(422, 'either wallet address or domain is required');

@@ -5,7 +5,8 @@ import { type MultisigOrderObject, toMultisig, toMultisigOrder } from './objects
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, sort, withDefault } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { MultisigOrdersResponse, MultisigWalletsResponse } from './schemas.js';
 
 /**
  * The multisig family (toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables.
@@ -30,7 +31,7 @@ export const multisigWalletsEndpoint = defineEndpoint({
     sort: sort('desc'),
     include_orders: withDefault(kinds.bool, true, 'Embed each wallet\'s orders; default true.'),
   },
-  response: ref('MultisigWalletsResponse'),
+  response: ref(MultisigWalletsResponse),
   async handle(ctx) {
     const p = ctx.params;
     if (!p.address && !p.wallet_address) throw new HttpError(422, 'at least one of address or wallet_address is required');
@@ -61,7 +62,7 @@ export const multisigOrdersEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc'),
   },
-  response: ref('MultisigOrdersResponse'),
+  response: ref(MultisigOrdersResponse),
   async handle(ctx) {
     const p = ctx.params;
     if (!p.address && !p.multisig_address) throw new HttpError(422, 'at least one of address or multisig_address is required');

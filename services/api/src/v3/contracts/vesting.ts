@@ -5,7 +5,8 @@ import { toVesting } from './objects.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, withDefault } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { VestingResponse } from './schemas.js';
 
 /** `/vesting` (toncenter-v3.md §2.7): vesting wallets from `vesting_contracts` (migration 13). */
 export const vestingEndpoint = defineEndpoint({
@@ -21,7 +22,7 @@ export const vestingEndpoint = defineEndpoint({
     limit: limit(),
     offset: offset(),
   },
-  response: ref('VestingResponse'),
+  response: ref(VestingResponse),
   async handle(ctx) {
     const p = ctx.params;
     if (!p.contract_address === !p.wallet_address) throw new HttpError(422, 'exactly one of contract_address or wallet_address is required');

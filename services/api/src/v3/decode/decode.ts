@@ -1,5 +1,6 @@
 import { bodyJsonFromText, decodeBudget, opcodeName } from '@tonstream/contracts';
 import { HttpError } from '../../http/http-error.js';
+import { arr, obj, OPEN, S } from '../../http/schema-kit.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import type { Kind } from '../../http/kinds.js';
@@ -55,14 +56,10 @@ export const decodeEndpoint = defineEndpoint({
     opcodes: decodeList(kinds.opcode, 'opcode', 'Opcodes to name (repeat the key).'),
     bodies: decodeList(bocText, 'body', 'Message bodies to decode (repeat the key).'),
   },
-  response: {
-    type: 'object',
-    properties: {
-      opcodes: { type: 'array', items: { type: 'string' }, description: 'Per opcode asked: its name, or "unknown".' },
-      bodies: { type: 'array', items: { type: 'object' }, description: 'Per body asked: the decoded object, or {"error": "unknown: …"}.' },
-    },
-    required: ['opcodes', 'bodies'],
-  },
+  response: obj({
+    opcodes: arr(S, { description: 'Per opcode asked: its name, or "unknown".' }),
+    bodies: arr(OPEN, { description: 'Per body asked: the decoded object, or {"error": "unknown: …"}.' }),
+  }),
   async handle({ params }) {
     // One budget for the request's bodies: large known bodies past it are answered as a decode limit.
     const budget = decodeBudget();

@@ -7,6 +7,7 @@ import { readStack, v3StackEntry } from '../../chain/stack.js';
 import { parseWalletData, walletInformation, walletType } from '../../chain/wallets.js';
 import * as chainKinds from '../../http/chain-kinds.js';
 import { HttpError } from '../../http/http-error.js';
+import { arr, N, nullable, obj, S } from '../../http/schema-kit.js';
 import { defineEndpoint, type Endpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import type { JsonSchema, Kind } from '../../http/kinds.js';
@@ -47,17 +48,14 @@ async function indexedState(ctx: EndpointContext<AddressParams>): Promise<Accoun
 
 const liteState = (ctx: EndpointContext<AddressParams>): Promise<LiteAccountState> => readLiteAccountState(ctx.lite, ctx.params.address);
 
-const nullable = (type: 'string'): JsonSchema => ({ type, nullable: true });
-const ADDRESS_INFORMATION: JsonSchema = {
-  type: 'object',
-  properties: { balance: { type: 'string' }, code: nullable('string'), data: nullable('string'), last_transaction_lt: nullable('string'), last_transaction_hash: nullable('string'), frozen_hash: nullable('string'), status: { type: 'string' } },
-  required: ['balance', 'status'],
-};
-const WALLET_INFORMATION: JsonSchema = {
-  type: 'object',
-  properties: { balance: { type: 'string' }, wallet_type: { type: 'string' }, seqno: { type: 'integer' }, wallet_id: { type: 'integer' }, last_transaction_lt: { type: 'string' }, last_transaction_hash: { type: 'string' }, status: { type: 'string' } },
-  required: ['balance', 'status'],
-};
+const ADDRESS_INFORMATION = obj(
+  { balance: S, code: nullable(S), data: nullable(S), last_transaction_lt: nullable(S), last_transaction_hash: nullable(S), frozen_hash: nullable(S), status: S },
+  ['code', 'data', 'last_transaction_lt', 'last_transaction_hash', 'frozen_hash'],
+);
+const WALLET_INFORMATION = obj(
+  { balance: S, wallet_type: S, seqno: N, wallet_id: N, last_transaction_lt: S, last_transaction_hash: S, status: S },
+  ['wallet_type', 'seqno', 'wallet_id', 'last_transaction_lt', 'last_transaction_hash'],
+);
 
 function addressInformation(path: string, operationId: string): Endpoint {
   return defineEndpoint({
@@ -133,7 +131,7 @@ export const messageEndpoint = defineEndpoint({
   tag: 'api/v2',
   methods: ['post'],
   params: { boc: boc('The external message, a base64 BoC.', 'boc is required') },
-  response: { type: 'object', properties: { message_hash: { type: 'string' }, message_hash_norm: { type: 'string' } }, required: ['message_hash'] },
+  response: obj({ message_hash: S, message_hash_norm: S }, ['message_hash_norm']),
   async handle(ctx) {
     const m = await sendExternal(ctx.lite, ctx.params.boc);
     return { message_hash: ctx.params.boc.hash().toString('base64'), message_hash_norm: normalizedHash(m).toString('base64') };
@@ -156,7 +154,7 @@ const stackEntry: Kind<{ type: string; value: unknown }> = {
 
 const LEGACY_TYPES: Record<string, string> = { num: 'num', cell: 'tvm.Cell', slice: 'tvm.Slice' };
 
-const STACK_ENTRY_OUT: JsonSchema = { type: 'object', properties: { type: { type: 'string' }, value: {} }, required: ['type'] };
+const STACK_ENTRY_OUT = obj({ type: S, value: {} }, ['value']);
 
 export const runGetMethodEndpoint = defineEndpoint({
   path: '/runGetMethod',
@@ -170,7 +168,7 @@ export const runGetMethodEndpoint = defineEndpoint({
     method: required401(chainKinds.methodName, 'Get-method name (or numeric id).', 'method is required'),
     stack: { ...optional(stackEntry, 'Arguments in order.'), array: true, maxItems: 256, read: (texts: string[], name: string) => texts.map((t, i) => { const v = stackEntry.parse(t); if (!v) throw new HttpError(422, `invalid value for field "${name}" at index ${i}: expected ${stackEntry.accepts}`); return v; }) } as Param<{ type: string; value: unknown }[]>,
   },
-  response: { type: 'object', properties: { gas_used: { type: 'integer' }, exit_code: { type: 'integer' }, stack: { type: 'array', items: STACK_ENTRY_OUT } }, required: ['gas_used', 'exit_code', 'stack'] },
+  response: obj({ gas_used: N, exit_code: N, stack: arr(STACK_ENTRY_OUT) }),
   async handle(ctx) {
     const p = ctx.params;
     const pairs = p.stack.map((e, i) => {
@@ -200,7 +198,7 @@ export const estimateFeeEndpoint = defineEndpoint({
     init_data: optional(chainKinds.boc, 'StateInit data, a base64 BoC.'),
     ignore_chksig: withDefault(kinds.bool, false, 'Skip the signature check; default false (as toncenter v3).'),
   },
-  response: { type: 'object', properties: { source_fees: FEES, destination_fees: { type: 'array', items: FEES } }, required: ['source_fees', 'destination_fees'] },
+  response: obj({ source_fees: FEES, destination_fees: arr(FEES) }),
   async handle(ctx) {
     const p = ctx.params;
     const fees = await estimateFee(ctx.lite, p, p.ignore_chksig);

@@ -11,7 +11,9 @@ import * as kinds from '../../http/kinds.js';
 import { toV3Transaction } from '../transactions/objects.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 import { list, optional, type Params, requiredList } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref, unchecked } from '../../http/schema-kit.js';
+import { ActionsResponse, TracesResponse } from '../traces/schemas.js';
+import { TransactionsResponse } from '../transactions/schemas.js';
 
 /** Where pending (emulated) traces are read: the emulator's Redis layout (`@tonstream/store` pending). */
 export type PendingReader = { redis: Redis; keys: PendingKeys };
@@ -136,7 +138,7 @@ export const pendingTracesEndpoint = defineEndpoint({
   description: 'Served from Redis (the emulator service); 503 when Redis is unreachable. A trace stays until its confirmed trace replaces it or its TTL passes.',
   tag: 'actions and traces',
   params: target,
-  response: ref('TracesResponse'),
+  response: unchecked(ref(TracesResponse)),
   async handle(ctx) {
     const p = ctx.params;
     requireTarget(p.account, p.ext_msg_hash);
@@ -157,7 +159,7 @@ export const pendingActionsEndpoint = defineEndpoint({
   description: 'With `account`, every pending action that involves the account (also when another account made the transaction, e.g. a Jetton wallet). 503 when Redis is unreachable.',
   tag: 'actions and traces',
   params: { ...target, include_transactions: optional(kinds.bool, 'Add `transactions_full` with the emulated transactions.') },
-  response: ref('ActionsResponse'),
+  response: unchecked(ref(ActionsResponse)),
   async handle(ctx) {
     const p = ctx.params;
     requireTarget(p.account, p.ext_msg_hash);
@@ -188,7 +190,7 @@ export const pendingTransactionsEndpoint = defineEndpoint({
     account: requiredList(kinds.address, 'Account addresses (repeat the key).', 'at least 1 account address required'),
     trace_id: list(kinds.hash, 'Accepted for compatibility; pending traces have no trace id yet.'),
   },
-  response: ref('TransactionsResponse'),
+  response: ref(TransactionsResponse),
   notFound: 'emulated traces not found',
   async handle(ctx) {
     const read = await fromRedis(ctx, (r) => readPendingTransactions(r.redis, r.keys, ctx.params.account));

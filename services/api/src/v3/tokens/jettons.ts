@@ -4,7 +4,8 @@ import { buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { JettonBurnsResponse, JettonMastersResponse, JettonTransfersResponse, JettonWalletsResponse } from './schemas.js';
 import { metadataSideObject } from './metadata.js';
 import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './objects.js';
 import { transferDirection } from './params.js';
@@ -24,7 +25,7 @@ export const jettonMastersEndpoint = defineEndpoint({
   summary: 'Jetton masters by address or admin',
   tag: 'jettons',
   params: { address: ADDRS('Jetton master addresses'), admin_address: ADDRS('Admin addresses'), limit: limit(), offset: offset() },
-  response: ref('JettonMastersResponse'),
+  response: ref(JettonMastersResponse),
   async handle(ctx) {
     const p = ctx.params;
     const rows = await readJettonMasters(ctx.store, ctx.scope, { address: p.address, admin: p.admin_address }, { limit: p.limit, offset: p.offset });
@@ -49,7 +50,7 @@ export const jettonWalletsEndpoint = defineEndpoint({
     offset: offset(),
     sort: optional(kinds.sort, 'Order by balance (asc or desc); absent: by address.'),
   },
-  response: ref('JettonWalletsResponse'),
+  response: ref(JettonWalletsResponse),
   async handle(ctx) {
     const p = ctx.params;
     if ((p.jetton_address?.length ?? 0) > 1 && p.owner_address?.length !== 1) throw new HttpError(422, 'exact one owner_address required for multiple jetton_address');
@@ -84,7 +85,7 @@ export const jettonTransfersEndpoint = defineEndpoint({
     direction: optional(transferDirection, 'With owner_address: in (received), out (sent) or both.'),
     ...EVENT_PARAMS,
   },
-  response: ref('JettonTransfersResponse'),
+  response: ref(JettonTransfersResponse),
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);
@@ -108,7 +109,7 @@ export const jettonBurnsEndpoint = defineEndpoint({
     address: optional(kinds.address, 'Alias of owner_address (one value) when owner_address is absent.'),
     ...EVENT_PARAMS,
   },
-  response: ref('JettonBurnsResponse'),
+  response: ref(JettonBurnsResponse),
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);

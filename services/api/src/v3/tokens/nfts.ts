@@ -4,7 +4,8 @@ import { defineEndpoint } from '../endpoint.js';
 import { tokenSideObjects } from './jettons.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { NftCollectionsResponse, NftItemsResponse, NftTransfersResponse } from './schemas.js';
 import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './objects.js';
 import { nftIndex, transferDirection } from './params.js';
 
@@ -22,7 +23,7 @@ export const nftCollectionsEndpoint = defineEndpoint({
   summary: 'NFT collections by address or owner',
   tag: 'nfts',
   params: { collection_address: ADDRS('Collection addresses'), owner_address: ADDRS('Owner addresses'), limit: limit(), offset: offset() },
-  response: ref('NftCollectionsResponse'),
+  response: ref(NftCollectionsResponse),
   async handle(ctx) {
     const p = ctx.params;
     const rows = await readNftCollections(ctx.store, ctx.scope, { address: p.collection_address, owner: p.owner_address }, { limit: p.limit, offset: p.offset });
@@ -46,7 +47,7 @@ export const nftItemsEndpoint = defineEndpoint({
     limit: limit(),
     offset: offset(),
   },
-  response: ref('NftItemsResponse'),
+  response: ref(NftItemsResponse),
   async handle(ctx) {
     const p = ctx.params;
     if ((p.collection_address?.length ?? 0) > 1 && p.owner_address?.length !== 1) throw new HttpError(422, 'exact one owner_address required for multiple collection_address');
@@ -99,7 +100,7 @@ export const nftTransfersEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc'),
   },
-  response: ref('NftTransfersResponse'),
+  response: ref(NftTransfersResponse),
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);

@@ -6,7 +6,8 @@ import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref, unchecked } from '../../http/schema-kit.js';
+import { ActionsResponse } from './schemas.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from '../transactions/transactions.js';
 import { requireMasterchainBlock } from './traces.js';
@@ -41,7 +42,7 @@ export const actionsEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc'),
   },
-  response: ref('ActionsResponse'),
+  response: unchecked(ref(ActionsResponse)),
   notFound: 'masterchain block N not found (with mc_seqno)',
   async handle(ctx) {
     const { params: p, store, scope, settings, testnet } = ctx;

@@ -7,7 +7,8 @@ import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref, unchecked } from '../../http/schema-kit.js';
+import { EventsResponse, TracesResponse } from './schemas.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from '../transactions/transactions.js';
 
@@ -102,7 +103,7 @@ export const tracesEndpoint = defineEndpoint({
   summary: 'Traces by account, trace id, transaction, message, masterchain block or time',
   tag: 'actions',
   params: traceParams,
-  response: ref('TracesResponse'),
+  response: unchecked(ref(TracesResponse)),
   notFound: 'masterchain block N not found (with mc_seqno)',
   handle: (ctx) => tracesBody(ctx, ctx.params.include_actions === true, ctx.params.supported_action_types),
 });
@@ -114,7 +115,7 @@ export const eventsEndpoint = defineEndpoint({
   summary: 'Deprecated alias of /traces with actions',
   tag: 'actions',
   params: traceParams,
-  response: ref('EventsResponse'),
+  response: unchecked(ref(EventsResponse)),
   notFound: 'masterchain block N not found (with mc_seqno)',
   async handle(ctx) {
     const { traces, ...rest } = await tracesBody(ctx, true, ctx.params.supported_action_types);

@@ -4,7 +4,8 @@ import { buildAddressBook } from '../address-book.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { MessagesResponse, TransactionsResponse } from './schemas.js';
 import { toV3Message } from './objects.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from './transactions.js';
@@ -38,7 +39,7 @@ export const messagesEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc'),
   },
-  response: ref('MessagesResponse'),
+  response: ref(MessagesResponse),
   async handle({ params: p, store, scope, settings, testnet }) {
     const hashes = p.msg_hash ?? (p.hash === undefined ? undefined : [p.hash]);
     const byTime = p.start_utime !== undefined || p.end_utime !== undefined;
@@ -81,7 +82,7 @@ export const transactionsByMessageEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc', 'Order by lt (then account ascending); default desc.'),
   },
-  response: ref('TransactionsResponse'),
+  response: ref(TransactionsResponse),
   async handle(ctx) {
     const p = ctx.params;
     if (p.msg_hash === undefined && p.body_hash === undefined && p.opcode === undefined) {
@@ -108,7 +109,7 @@ export const adjacentTransactionsEndpoint = defineEndpoint({
     hash: required(kinds.hash, 'Transaction hash.'),
     direction: optional(kinds.direction, 'in: the parent (sender of the in message); out: the children; both when absent.'),
   },
-  response: ref('TransactionsResponse'),
+  response: ref(TransactionsResponse),
   notFound: 'adjacent transactions not found',
   async handle(ctx) {
     const { store, scope, params: p } = ctx;

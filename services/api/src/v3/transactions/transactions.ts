@@ -4,7 +4,8 @@ import { buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, required, sort } from '../../http/params.js';
-import { ref } from '../schemas.js';
+import { ref } from '../../http/schema-kit.js';
+import { TransactionsResponse } from './schemas.js';
 import { toV3Transaction } from './objects.js';
 
 /**
@@ -64,7 +65,7 @@ export const transactionsEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc'),
   },
-  response: ref('TransactionsResponse'),
+  response: ref(TransactionsResponse),
   notFound: 'masterchain block N not found (with mc_seqno)',
   async handle(ctx) {
     const p = ctx.params;
@@ -93,7 +94,7 @@ export const transactionsByMasterchainBlockEndpoint = defineEndpoint({
     offset: offset(),
     sort: sort('desc', 'Order by lt (then account ascending); default desc.'),
   },
-  response: ref('TransactionsResponse'),
+  response: ref(TransactionsResponse),
   notFound: 'masterchain block N not found',
   async handle(ctx) {
     const p = ctx.params;
