@@ -8,7 +8,7 @@ import { addressBookInterfaces } from '../../packages/store/src/reads/address-fa
 import { toAccountStateFull } from '../../services/api/src/v3/accounts/accounts.js';
 import { toV3Block } from '../../services/api/src/v3/blocks/objects.js';
 import { toV3Transaction } from '../../services/api/src/v3/transactions/objects.js';
-import { SCHEMAS } from '../../services/api/src/v3/schemas.js';
+import { SCHEMAS } from '../../services/api/src/v3/components.js';
 
 /**
  * v3 objects against toncenter's own model (ton-index-go `models`, toncenter-v3.md §3), with the
