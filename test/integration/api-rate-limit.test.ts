@@ -23,7 +23,7 @@ import { Redis } from 'ioredis';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { createRateLimit, WINDOW_MS } from '../../services/api/src/limits/rate-limit.js';
 import { connectLimitsRedis } from '../../services/api/src/limits/redis-connection.js';
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';

@@ -1,5 +1,5 @@
 import { bool, type Field, hostPorts, int, LOG_LEVELS, type LogLevel, loadConfig, oneOf, str, url } from '@tonstream/runtime';
-import { DEFAULT_LIMIT, MAX_LIMIT } from './v3/params.js';
+import { DEFAULT_LIMIT, MAX_LIMIT } from './http/params.js';
 
 export type ApiConfig = {
   /** Interface the HTTP API listens on. @default 127.0.0.1 */

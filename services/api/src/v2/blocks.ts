@@ -1,7 +1,7 @@
 import { loadShardHashes, parseBoc, Slice } from '@tonstream/block';
-import { optional, required } from '../v3/params.js';
-import { blockIdExt, masterchainBlock, MC_SHARD, resolveBlock } from './block-ids.js';
-import { blocksHeader, readHeaderProof } from './block-header.js';
+import { optional, required } from '../http/params.js';
+import { blockIdExt, masterchainBlock, MC_SHARD, resolveBlock } from '../chain/block-ids.js';
+import { blocksHeader, readHeaderProof } from '../chain/block-header.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';

@@ -1,10 +1,10 @@
 import { Address, type Cell, Dictionary, type TupleItem } from '@ton/core';
 import { createHash } from 'node:crypto';
-import type { Liteserver } from '../liteserver.js';
-import { friendlyAddress } from '../v3/address.js';
-import { required } from '../v3/params.js';
+import type { Liteserver } from '../chain/liteserver.js';
+import { friendlyAddress } from '../chain/address.js';
+import { required } from '../http/params.js';
 import { V2Error } from './envelope.js';
-import { runGetMethod } from './get-methods.js';
+import { runGetMethod } from '../chain/get-method.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 

@@ -1,7 +1,7 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { messageKey } from '@tonstream/store';
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeStateInit } from '@ton/core';
-import { friendlyAddress, parseAddress, rawAddress } from '../v3/address.js';
+import { friendlyAddress, parseAddress, rawAddress } from '../chain/address.js';
 
 /**
  * Indexed transactions in v2's shapes (toncenter-v2.md §3.1): `ext.transaction` / `ext.message`

@@ -1,9 +1,9 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { readBlocks, readMessages, readTransactionBocs, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
 import { Cell, loadTransaction } from '@ton/core';
-import { type Liteserver, LiteserverError } from '../liteserver.js';
-import { optional, type Param, required, withDefault } from '../v3/params.js';
-import { signedShard } from './block-ids.js';
+import { type Liteserver, LiteserverError } from '../chain/liteserver.js';
+import { optional, type Param, required, withDefault } from '../http/params.js';
+import { signedShard } from '../chain/block-ids.js';
 import { type PageNote, V2Error, withPageNote } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod, type V2Context } from './method.js';

@@ -1,5 +1,5 @@
-import { friendlyAddress } from '../v3/address.js';
-import { required } from '../v3/params.js';
+import { friendlyAddress } from '../chain/address.js';
+import { required } from '../http/params.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';

@@ -1,6 +1,6 @@
 import { bounceableInAddressBook } from '@tonstream/contracts';
 import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
-import { friendlyAddress, parseAddress } from './address.js';
+import { friendlyAddress, parseAddress } from '../chain/address.js';
 
 export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] | null };
 

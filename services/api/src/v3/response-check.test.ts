@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { V3_API_VERSION, V3_ENDPOINTS } from './index.js';
 import { openApiDocument } from './openapi.js';
 import { checkResponses, openApiResponseCheck } from './response-check.js';
-import { nullable, obj, ref, S } from './schema-kit.js';
+import { nullable, obj, ref, S } from '../http/schema-kit.js';
 
 const served = openApiResponseCheck(openApiDocument(V3_ENDPOINTS, V3_API_VERSION));
 

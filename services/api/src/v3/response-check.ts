@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { RequestHandler } from 'express';
-import type { JsonSchema } from './kinds.js';
+import type { JsonSchema } from '../http/kinds.js';
 import type { OpenApiDocument, OpenApiOperation } from './openapi.js';
 
 /**
