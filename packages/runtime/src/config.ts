@@ -30,8 +30,6 @@ export type Field<T> = {
   accepts: string;
 };
 
-export type Spec<T> = { [K in keyof T]: Field<T[K]> };
-
 /** A set of fields, keyed by config property. */
 export type Fields = Record<string, Field<unknown>>;
 
