@@ -33,7 +33,11 @@ function run(env: Record<string, string>): Run {
   let stderr = '';
   const waiters: { text: string; resolve: () => void }[] = [];
   const check = () => {
-    for (const w of [...waiters]) if (stdout.includes(w.text)) (waiters.splice(waiters.indexOf(w), 1), w.resolve());
+    for (const w of [...waiters]) {
+      if (!stdout.includes(w.text)) continue;
+      waiters.splice(waiters.indexOf(w), 1);
+      w.resolve();
+    }
   };
   child.stdout.on('data', (c: Buffer) => ((stdout += c.toString()), check()));
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -1,4 +1,4 @@
-import { bool, clickhouseFields, type ConfigOf, defaultFrom, type Field, hostPorts, int, kafkaFields, logFields, oneOf, redisFields, serviceSpec, str, url } from '@tonstream/runtime';
+import { bool, clickhouseFields, type ConfigOf, defaultFrom, type Field, int, kafkaFields, logFields, oneOf, redisFields, serviceSpec, str, url } from '@tonstream/runtime';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './v3/params.js';
 
 /** An http(s) URL, or `none`. */
