@@ -16,7 +16,7 @@ export async function startFetcher(cfg: FetcherServiceConfig, ctx: ServiceContex
 
   const opened = await openFetcher(cfg, { logger, metrics, signal: ctx.signal });
   ctx.health(() => opened.fetcher.health());
-  opened.fetcher.run().then(
+  void opened.fetcher.run().then(
     () => {
       if (opened.fetcher.status().phase === 'done') ctx.finish('backfill done');
     },
