@@ -11,7 +11,7 @@ import { toV3Transaction } from '../../services/api/src/v3/transactions/objects.
 import { SCHEMAS } from '../../services/api/src/v3/components.js';
 
 /**
- * v3 objects against toncenter's own model (ton-index-go `models`, toncenter-v3.md §3), with the
+ * v3 objects against toncenter's own model (ton-index-go `models`, docs/toncenter-v3.md §3), with the
  * cells, hashes and dictionaries built by @ton/core and @ton/ton.
  */
 

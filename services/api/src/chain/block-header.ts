@@ -35,7 +35,7 @@ export function prevBlockIds(id: tonNode_blockIdExt, info: BlockInfo): tonNode_b
   }));
 }
 
-/** `blocks.header` (toncenter-v2.md §2.2). */
+/** `blocks.header` (docs/toncenter-v2.md §2.2). */
 export function blocksHeader(id: tonNode_blockIdExt, h: BlockHeader) {
   const i = h.info;
   return {

@@ -9,7 +9,7 @@ export const MASTERCHAIN = -1;
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 
-/** `ton.blockIdExt` (toncenter-v2.md §3.2): shard as the signed decimal int64. */
+/** `ton.blockIdExt` (docs/toncenter-v2.md §3.2): shard as the signed decimal int64. */
 export function blockIdExt(id: tonNode_blockIdExt) {
   return { '@type': 'ton.blockIdExt', workchain: id.workchain, shard: BigInt.asIntN(64, BigInt(id.shard)).toString(), seqno: id.seqno, root_hash: b64(id.rootHash), file_hash: b64(id.fileHash) };
 }

@@ -51,7 +51,7 @@ export function normalizedHash(m: Message): Buffer {
 /**
  * Sends an external-in message. A message the node refuses (LITE_SERVER_UNKNOWN: cannot apply
  * external message …, with its exit code) is the caller's: 400 with the node's words. toncenter
- * answers 500 there (toncenter-v2.md §2.6) except in sendBocReturnHashNoError; an unreachable or
+ * answers 500 there (docs/toncenter-v2.md §2.6) except in sendBocReturnHashNoError; an unreachable or
  * slow liteserver stays 503 / 504.
  */
 export async function sendExternal(lite: Liteserver, cell: Cell): Promise<Message> {

@@ -1,5 +1,5 @@
 /**
- * runGetMethod stacks (toncenter-v2.md §2.5) to and from @ton/core TupleItems. In: `[type, value]`
+ * runGetMethod stacks (docs/toncenter-v2.md §2.5) to and from @ton/core TupleItems. In: `[type, value]`
  * pairs (`num`/`int`/`number`/`integer`, `tvm.Cell`/`tvm.Slice`/`tvm.Builder` as base64, legacy
  * `cell`/`slice` as `{bytes}`, `tuple`/`list` as `{elements: [tvm.stackEntry…]}`); out: `num` as hex,
  * cells, slices and builders as `cell` with `{bytes, object}`, tuples as `tvm.tuple`, null as an
@@ -192,7 +192,7 @@ export function v2StackEntry(item: TupleItem): [string, unknown] {
   }
 }
 
-/** v3 legacy `{type, value}` entries (toncenter-v3.md §2.10). */
+/** v3 legacy `{type, value}` entries (docs/toncenter-v3.md §2.10). */
 export function v3StackEntry(item: TupleItem, depth = 0): { type: string; value: unknown } {
   if (depth >= MAX_DEPTH) throw new ChainError(533, `Result stack depth >= ${MAX_DEPTH}`);
   switch (item.type) {

@@ -1,7 +1,7 @@
 import { parseAddress, rawAddress } from '../chain/address.js';
 
 /**
- * The value types of v3 query parameters (toncenter-v3.md §1.4), each a parser from the query text
+ * The value types of v3 query parameters (docs/toncenter-v3.md §1.4), each a parser from the query text
  * to a typed, normalised value plus its OpenAPI schema. `parse` returns undefined for an invalid
  * value; the caller names the parameter in the error.
  */

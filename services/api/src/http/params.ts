@@ -5,7 +5,7 @@ import type { JsonSchema, Kind } from './kinds.js';
 /**
  * Query parameters declared once per endpoint. A declaration gives both the request's parsing
  * (typed, normalised values; 422 naming the parameter otherwise) and the OpenAPI parameter objects
- * (openapi.ts). Conventions (toncenter-v3.md §1.4): arrays are repeated keys (`?account=A&account=B`),
+ * (openapi.ts). Conventions (docs/toncenter-v3.md §1.4): arrays are repeated keys (`?account=A&account=B`),
  * never comma-split; an empty value is the same as an absent one; unknown keys are ignored unless the
  * client sends `X-Strict-Params: true`.
  */

@@ -7,7 +7,7 @@ import { blockIdExt } from '../chain/block-ids.js';
 import * as kinds from './kinds.js';
 import { defineMethod, type V2Context } from './method.js';
 
-/** Account methods (toncenter-v2.md §2.1): the account's state from the liteserver at the newest or a given masterchain block. */
+/** Account methods (docs/toncenter-v2.md §2.1): the account's state from the liteserver at the newest or a given masterchain block. */
 
 const accountParams = {
   address: required(kinds.address, 'Account address, raw or user-friendly.'),

@@ -6,7 +6,7 @@ import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Block methods (toncenter-v2.md §2.2), answered by the liteserver. */
+/** Block methods (docs/toncenter-v2.md §2.2), answered by the liteserver. */
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const blockParams = {

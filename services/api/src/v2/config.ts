@@ -6,7 +6,7 @@ import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Configuration methods (toncenter-v2.md §2.4), from the liteserver's config proof. */
+/** Configuration methods (docs/toncenter-v2.md §2.4), from the liteserver's config proof. */
 
 const tvmCell = (c: Cell) => ({ '@type': 'tvm.cell', bytes: b64(c.toBoc()) });
 const SEQNO = optional(kinds.seqno, 'Masterchain seqno; default the newest.');

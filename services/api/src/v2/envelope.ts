@@ -1,7 +1,7 @@
 import { HttpError } from '../http/http-error.js';
 
 /**
- * toncenter v2's envelope (toncenter-v2.md §1.3): `{ok: true, result, @extra}` or
+ * toncenter v2's envelope (docs/toncenter-v2.md §1.3): `{ok: true, result, @extra}` or
  * `{ok: false, error, code, @extra}` with the HTTP status equal to `code`. `@extra` is the C++
  * server's `<unix seconds>:<liteserver ids or _>:<elapsed ms>`; clients treat it as opaque.
  */

@@ -3,7 +3,7 @@ import type { Kind } from '../http/kinds.js';
 import { WORKCHAINS } from '../http/chain-kinds.js';
 
 /**
- * Value types of v2 parameters (toncenter-v2.md §1.4) where they differ from v3's: shards are
+ * Value types of v2 parameters (docs/toncenter-v2.md §1.4) where they differ from v3's: shards are
  * signed decimal int64 only, booleans take `yes/no/on/off` too, addresses keep the form given,
  * workchains are the chain's. v3's kinds serve the rest (hashes, logical times).
  */

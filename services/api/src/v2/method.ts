@@ -14,7 +14,7 @@ export type V2Context<P extends Params> = {
 };
 
 /**
- * One v2 method (toncenter-v2.md §2): its name (and aliases), parameters, HTTP methods and a thin
+ * One v2 method (docs/toncenter-v2.md §2): its name (and aliases), parameters, HTTP methods and a thin
  * handler. The same declaration serves `GET /api/v2/<name>` (query), `POST /api/v2/<name>` (JSON
  * body) and `POST /api/v2/jsonRPC`.
  */

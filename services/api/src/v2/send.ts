@@ -6,7 +6,7 @@ import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Sending and fee estimation (toncenter-v2.md §2.6): messages go to the liteserver's sendMessage. */
+/** Sending and fee estimation (docs/toncenter-v2.md §2.6): messages go to the liteserver's sendMessage. */
 
 const bocParam = (what: string) => ({
   ...required(kinds.boc, what),

@@ -9,7 +9,7 @@ import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
 /**
- * getTokenData (toncenter-v2.md §2.1) from the standard get-methods (TEP-74 Jettons, TEP-62 NFTs)
+ * getTokenData (docs/toncenter-v2.md §2.1) from the standard get-methods (TEP-74 Jettons, TEP-62 NFTs)
  * run on the liteserver; content decoded per TEP-64 (off-chain URL or on-chain dictionary of the
  * standard keys); an item's content is completed through its collection's get_nft_content. Not here:
  * verification against the master/collection and .ton DNS content.

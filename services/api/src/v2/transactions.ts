@@ -11,7 +11,7 @@ import { transactionBocs } from './transaction-bocs.js';
 import { extTransaction, extTransactionFromBoc, rawTransaction, rawTransactionExt, type Shaping } from './transaction-objects.js';
 
 /**
- * Transaction methods (toncenter-v2.md §2.3) from the index, bounded by the watermark: history of
+ * Transaction methods (docs/toncenter-v2.md §2.3) from the index, bounded by the watermark: history of
  * any age the index holds, with no archival flag. The raw BoCs (`data`) come from the index too
  * (migration 12); the liteserver is asked only for those of transactions indexed before it.
  */

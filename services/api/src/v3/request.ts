@@ -5,7 +5,7 @@ import { actionType } from './traces/action-types.js';
 
 /**
  * Request settings every v3 endpoint takes, as a header or the query parameter of the same name
- * (the header wins; toncenter-v3.md §1.3).
+ * (the header wins; docs/toncenter-v3.md §1.3).
  */
 export const SETTINGS = {
   x_timeout: optional(kinds.intRange(1, 2 ** 31 - 1), 'Query timeout in ms (header X-Timeout); capped at 3000.'),

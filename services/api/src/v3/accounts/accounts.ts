@@ -12,7 +12,7 @@ import { parseWalletData, walletType } from '../../chain/wallets.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 
 /**
- * The accounts family (toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
+ * The accounts family (docs/toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
  * /topAccountsByBalance. States are the indexed ones: the latest stored state at or below the
  * watermark (store `readAccountStates`); an account with none is absent, as toncenter leaves out
  * unknown addresses.

@@ -1,7 +1,7 @@
 import { arr, B, component, more, N, nullable, obj, oneOf, ref, S } from '../../http/schema-kit.js';
 import { AddressBook, amounts, Metadata } from '../schemas.js';
 
-/** Response schemas of the account and wallet endpoints (toncenter-v3.md §3 AccountStateFull, WalletState). */
+/** Response schemas of the account and wallet endpoints (docs/toncenter-v3.md §3 AccountStateFull, WalletState). */
 
 export const AccountStateFull = component('AccountStateFull', obj({
   address: S, account_state_hash: S, balance: S, extra_currencies: amounts, status: oneOf(['uninit', 'frozen', 'active', 'nonexist']),

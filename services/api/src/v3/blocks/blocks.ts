@@ -24,7 +24,7 @@ export const masterchainInfoEndpoint = defineEndpoint({
   },
 });
 
-/** GET /blocks: toncenter-v3.md §2.1. Unlike toncenter, the order is always defined (gen_utime, then block id). */
+/** GET /blocks: docs/toncenter-v3.md §2.1. Unlike toncenter, the order is always defined (gen_utime, then block id). */
 export const blocksEndpoint = defineEndpoint({
   path: '/blocks',
   operationId: 'getBlocks',

@@ -1,6 +1,6 @@
 import { arr, B, component, more, N, obj, ref, S } from '../../http/schema-kit.js';
 
-/** Response schemas of the block endpoints (toncenter-v3.md §3 Block): 64-bit values and `gen_utime` are strings. */
+/** Response schemas of the block endpoints (docs/toncenter-v3.md §3 Block): 64-bit values and `gen_utime` are strings. */
 
 export const BlockId = component('BlockId', obj({ workchain: N, shard: more(S, { description: 'hex, upper case' }), seqno: N }));
 export const Block = component('Block', obj({

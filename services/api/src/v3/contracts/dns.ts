@@ -9,7 +9,7 @@ import { limit, offset, optional } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { DNSRecordsResponse } from './schemas.js';
 
-/** `/dns/records` (toncenter-v3.md §2.5): .ton DNS items' records, read from `dns_entries` (migration 13). */
+/** `/dns/records` (docs/toncenter-v3.md §2.5): .ton DNS items' records, read from `dns_entries` (migration 13). */
 export const dnsRecordsEndpoint = defineEndpoint({
   path: '/dns/records',
   operationId: 'getDnsRecords',

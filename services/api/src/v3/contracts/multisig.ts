@@ -9,7 +9,7 @@ import { ref } from '../../http/schema-kit.js';
 import { MultisigOrdersResponse, MultisigWalletsResponse } from './schemas.js';
 
 /**
- * The multisig family (toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables.
+ * The multisig family (docs/toncenter-v3.md §2.6): multisig v2 wallets and orders from migration 13's tables.
  * Only v2, as toncenter: its `Multisig` lists signers and proposers as addresses with order contracts,
  * and its interfaces are `multisig_v2` / `multisig_order_v2`; a v1 wallet (owners are public keys,
  * orders kept in its own data) has none of these fields.

@@ -7,7 +7,7 @@ import { requiredList } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { NftSalesResponse } from './schemas.js';
 
-/** `/nft/sales` (toncenter-v3.md §2.4): GetGems sale and auction contracts from `nft_sales` (migration 13). */
+/** `/nft/sales` (docs/toncenter-v3.md §2.4): GetGems sale and auction contracts from `nft_sales` (migration 13). */
 export const nftSalesEndpoint = defineEndpoint({
   path: '/nft/sales',
   operationId: 'getNftSales',

@@ -2,7 +2,7 @@ import { readOrderActions } from '@tonstream/contracts';
 import type { ContractRow } from '@tonstream/store';
 
 /**
- * Contract table rows (migration 13) -> toncenter's objects (toncenter-v3.md §3 DNS, Multisig,
+ * Contract table rows (migration 13) -> toncenter's objects (docs/toncenter-v3.md §3 DNS, Multisig,
  * Vesting, NFTSale). Rows keep '' for a null address; amounts and seqnos stay decimal strings.
  */
 const s = (v: ContractRow[string] | undefined) => String(v ?? '');

@@ -1,7 +1,7 @@
 import { arr, B, component, more, N, nullable, obj, oneOf, OPEN, ref, S } from '../../http/schema-kit.js';
 import { AddressBook, Metadata } from '../schemas.js';
 
-/** Response schemas of the DNS, multisig, vesting and NFT sale endpoints (toncenter-v3.md §3). */
+/** Response schemas of the DNS, multisig, vesting and NFT sale endpoints (docs/toncenter-v3.md §3). */
 const strings = arr(S);
 
 export const DNSRecord = component('DNSRecord', obj({ nft_item_address: S, nft_item_owner: nullable(S), domain: S, dns_next_resolver: nullable(S), dns_wallet: nullable(S), dns_site_adnl: nullable(S), dns_storage_bag_id: nullable(S) }));

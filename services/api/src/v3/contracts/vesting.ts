@@ -8,7 +8,7 @@ import { limit, list, offset, withDefault } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { VestingResponse } from './schemas.js';
 
-/** `/vesting` (toncenter-v3.md §2.7): vesting wallets from `vesting_contracts` (migration 13). */
+/** `/vesting` (docs/toncenter-v3.md §2.7): vesting wallets from `vesting_contracts` (migration 13). */
 export const vestingEndpoint = defineEndpoint({
   path: '/vesting',
   operationId: 'getVestingContracts',

@@ -6,7 +6,7 @@ import * as kinds from '../../http/kinds.js';
 import type { Kind } from '../../http/kinds.js';
 import { echo, type Param } from '../../http/params.js';
 
-/** Items per list (toncenter-v3.md §2.9). */
+/** Items per list (docs/toncenter-v3.md §2.9). */
 export const MAX_DECODE_ITEMS = 1000;
 
 /** A body is any text: a bad BoC is answered in its position (`{"error": "unknown: …"}`), not refused. */
@@ -38,7 +38,7 @@ function decodeList<T>(kind: Kind<T>, what: string, description: string): Param<
 }
 
 /**
- * GET and POST /decode (toncenter-v3.md §2.9): opcode names and decoded bodies, in the order asked.
+ * GET and POST /decode (docs/toncenter-v3.md §2.9): opcode names and decoded bodies, in the order asked.
  * Names and JSON are those of toncenter's decoder for the standard contracts @tonstream/contracts
  * knows; any other opcode is `unknown`, any other body `{"error": "unknown: …"}`.
  */

@@ -14,7 +14,7 @@ import type { JsonSchema, Kind } from '../../http/kinds.js';
 import { optional, type Param, withDefault } from '../../http/params.js';
 
 /**
- * v3's legacy v2-compatible endpoints (toncenter-v3.md §2.10) on the chain reads v2 uses too: /addressInformation
+ * v3's legacy v2-compatible endpoints (docs/toncenter-v3.md §2.10) on the chain reads v2 uses too: /addressInformation
  * (/account), /walletInformation (/wallet) from the index by default (`use_v2=true`: the
  * liteserver), and POST /message, /runGetMethod, /estimateFee through the liteserver. As toncenter,
  * a missing required field is 401 naming it.

@@ -99,7 +99,7 @@ function pendingTraceObject(stored: StoredPendingTrace, supported: string[]) {
 }
 
 /**
- * toncenter drops a pending trace once the index holds its confirmed trace complete (§5.6): until the
+ * toncenter drops a pending trace once the index holds its confirmed trace complete (docs/traces-and-actions.md §5.6): until the
  * emulator's next pass deletes it (services/emulator confirmations.ts), a client would otherwise see both. Matched by the external's raw hash; with the
  * index unreachable nothing is dropped (pending data is served from Redis alone).
  */
@@ -130,7 +130,7 @@ const target = {
   supported_action_types: list(actionType, 'Action types (or shortcuts v1..v4, latest) the client understands; default latest.'),
 };
 
-/** GET /pendingTraces: toncenter-v3.md §2.7, from the emulator's Redis. */
+/** GET /pendingTraces: docs/toncenter-v3.md §2.8, from the emulator's Redis. */
 export const pendingTracesEndpoint = defineEndpoint({
   path: '/pendingTraces',
   operationId: 'getPendingTraces',

@@ -10,7 +10,7 @@ import { metadataSideObject } from './metadata.js';
 import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './objects.js';
 import { transferDirection } from './params.js';
 
-/** The Jettons family (toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
+/** The Jettons family (docs/toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
 
 export async function tokenSideObjects<P extends Params>(ctx: EndpointContext<P>, addresses: (string | null)[]) {
   const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);

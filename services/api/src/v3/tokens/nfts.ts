@@ -10,7 +10,7 @@ import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } f
 import { nftIndex, transferDirection } from './params.js';
 
 /**
- * The NFTs family (toncenter-v3.md §2.4), read from the token tables (migration 9). An item whose
+ * The NFTs family (docs/toncenter-v3.md §2.4), read from the token tables (migration 9). An item whose
  * owner at the watermark is a sale or auction contract indexed for it (`nft_sales`, migration 13) is
  * on sale: `owner_address` stays the contract that holds it, `real_owner` is the seller.
  */

@@ -1,7 +1,7 @@
 import type { TokenRow } from '@tonstream/store';
 
 /**
- * Token table rows -> toncenter's objects (toncenter-v3.md §3 Jettons, NFTs). Rows keep '' for a
+ * Token table rows -> toncenter's objects (docs/toncenter-v3.md §3 Jettons, NFTs). Rows keep '' for a
  * null address or payload and JSON text for content; amounts stay decimal strings.
  */
 const s = (v: string | number | undefined) => String(v ?? '');

@@ -1,7 +1,7 @@
 import { arr, B, component, dict, N, nullable, obj, ref, S } from '../../http/schema-kit.js';
 import { AddressBook, Metadata } from '../schemas.js';
 
-/** Response schemas of the Jetton and NFT endpoints (toncenter-v3.md §3). */
+/** Response schemas of the Jetton and NFT endpoints (docs/toncenter-v3.md §3). */
 const content = nullable(dict(S));
 const tx = { transaction_hash: S, transaction_lt: S, transaction_now: N, transaction_aborted: B };
 const addressBook = ref(AddressBook);

@@ -1,6 +1,6 @@
 import type { ActionRecord } from '@tonstream/traces';
 
-/** The fields of toncenter's public Action object (toncenter-v3.md §3); the stored record also keeps classifier-internal ones. */
+/** The fields of toncenter's public Action object (docs/toncenter-v3.md §3); the stored record also keeps classifier-internal ones. */
 const PUBLIC_FIELDS = [
   'trace_id', 'action_id', 'start_lt', 'end_lt', 'start_utime', 'end_utime', 'trace_end_lt', 'trace_end_utime', 'trace_mc_seqno_end',
   'transactions', 'success', 'type', 'details', 'trace_external_hash', 'trace_external_hash_norm',

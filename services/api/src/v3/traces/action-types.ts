@@ -3,7 +3,7 @@ import type { Kind } from '../../http/kinds.js';
 
 /** The supported set for a request: shortcuts expanded, v1 added. Unknown names stand for themselves. */
 export function supportedSet(requested: readonly string[] | undefined, actionsVersion?: string): string[] {
-  // X-Actions-Version replaces the parameter (toncenter-v3.md §1.3).
+  // X-Actions-Version replaces the parameter (docs/toncenter-v3.md §1.3).
   return [...supportedActionSet(actionsVersion !== undefined ? [actionsVersion] : (requested ?? ['latest']))];
 }
 

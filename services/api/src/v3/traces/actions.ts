@@ -13,7 +13,7 @@ import { transactionsResponse } from '../transactions/transactions.js';
 import { requireMasterchainBlock } from './traces.js';
 
 /**
- * GET /actions: toncenter-v3.md §2.8. `action_id` replaces every other filter; `trace_id` replaces all
+ * GET /actions: docs/toncenter-v3.md §2.8. `action_id` replaces every other filter; `trace_id` replaces all
  * but `account`. Order: trace_end_lt, trace_id, end_lt, action_id <sort> (trace_end_utime first with
  * a utime bound). Bounds are on the trace's end.
  */

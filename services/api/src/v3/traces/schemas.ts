@@ -2,7 +2,7 @@ import { arr, B, component, dict, N, nullable, obj, oneOf, OPEN, ref, S } from '
 import { AddressBook, Metadata } from '../schemas.js';
 import { Transaction } from '../transactions/schemas.js';
 
-/** Response schemas of traces and actions (toncenter-v3.md §3 Traces, Action). */
+/** Response schemas of traces and actions (docs/toncenter-v3.md §3 Traces, Action). */
 
 export const TraceMeta = component('TraceMeta', obj({
   trace_state: oneOf(['complete', 'pending', 'broken']), messages: N, transactions: N, pending_messages: N,

@@ -93,7 +93,7 @@ function traceObject(t: TraceRecord, transactions: Map<string, unknown>, actions
 }
 
 /**
- * GET /traces: toncenter-v3.md §2.8. At most one of account, trace_id, tx_hash, msg_hash. Order:
+ * GET /traces: docs/toncenter-v3.md §2.8. At most one of account, trace_id, tx_hash, msg_hash. Order:
  * end_lt (end_utime with a utime bound) <sort>, then trace_id. Only traces whose last masterchain
  * block is at or below the watermark are served.
  */

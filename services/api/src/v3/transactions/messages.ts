@@ -11,7 +11,7 @@ import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from './transactions.js';
 
 /**
- * GET /messages: toncenter-v3.md §2.1. One row per message hash (its in and out sides, as stored at
+ * GET /messages: docs/toncenter-v3.md §2.1. One row per message hash (its in and out sides, as stored at
  * or below the watermark and matching the filter, grouped) with `in_msg_tx_hash` / `out_msg_tx_hash`.
  * Order: created_lt (created_at with a utime bound) <sort>, then hash; rows without one (external-in)
  * sort as toncenter's NULLs: last ascending, first descending.

@@ -4,7 +4,7 @@ import { opcodeName } from '@tonstream/contracts';
 import { accountStateKey, type AccountStateSummary, messageKey } from '@tonstream/store';
 
 /**
- * Records (as the store keeps them) -> v3 objects (toncenter-v3.md §3). Records carry a few
+ * Records (as the store keeps them) -> v3 objects (docs/toncenter-v3.md §3). Records carry a few
  * pipeline-only fields, so they are reshaped here rather than spliced as stored text.
  */
 

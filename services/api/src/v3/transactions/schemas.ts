@@ -2,7 +2,7 @@ import { arr, B, component, type JsonSchema, more, N, nullable, obj, oneOf, OPEN
 import { BlockId } from '../blocks/schemas.js';
 import { AddressBook, amounts, Metadata } from '../schemas.js';
 
-/** Response schemas of the transaction and message endpoints (toncenter-v3.md §3 Transaction, Message). */
+/** Response schemas of the transaction and message endpoints (docs/toncenter-v3.md §3 Transaction, Message). */
 
 export const MessageContent = component('MessageContent', obj({ hash: S, body: more(S, { description: 'BoC, base64' }), decoded: nullable(OPEN) }));
 export const Message = component('Message', obj({
@@ -18,7 +18,7 @@ export const Message = component('Message', obj({
 const TRANSACTION_TYPES = ['ord', 'storage', 'tick_tock', 'split_prepare', 'split_install', 'merge_prepare', 'merge_install'] as const;
 const descr: JsonSchema = {
   type: 'object',
-  description: 'type, aborted, destroyed, credit_first, is_tock, installed, storage_ph, credit_ph, compute_ph, action, bounce, split_info (toncenter-v3.md §3)',
+  description: 'type, aborted, destroyed, credit_first, is_tock, installed, storage_ph, credit_ph, compute_ph, action, bounce, split_info (docs/toncenter-v3.md §3)',
   properties: { type: oneOf(TRANSACTION_TYPES) },
   required: ['type'],
   additionalProperties: true,

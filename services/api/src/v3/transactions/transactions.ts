@@ -40,7 +40,7 @@ async function requireMasterchainBlock<P extends Params>(ctx: EndpointContext<P>
 }
 
 /**
- * GET /transactions: toncenter-v3.md §2.1. Order: `lt <sort>, account asc`; with a utime bound
+ * GET /transactions: docs/toncenter-v3.md §2.1. Order: `lt <sort>, account asc`; with a utime bound
  * `now, lt`. `exclude_account` is accepted and ignored, as toncenter does.
  */
 export const transactionsEndpoint = defineEndpoint({
