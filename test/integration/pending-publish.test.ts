@@ -156,7 +156,9 @@ describe('pending externals publisher', () => {
 
     api.net.switchOn();
     const values = await published(api.topic, sent);
-    expect(values.map((v) => v.hash).sort()).toEqual(sent.map((s) => s.hash).sort());
+    // At least once: a send whose answer was lost as Kafka came back is sent again, and the emulator
+    // admits a hash_norm once (services/emulator/src/admission.ts). Nothing else may appear.
+    expect([...new Set(values.map((v) => v.hash))].sort()).toEqual(sent.map((s) => s.hash).sort());
     // Published with the time each arrived, not the time Kafka came back: the emulator judges staleness by it.
     for (const s of sent) expect(values.find((v) => v.hash === s.hash)!.received_at).toBeLessThan(s.sentAt + SEND_DEADLINE_MS);
     await eventually('the publisher connected', async () => (api.publisher.state().publishing ? true : undefined), 30_000, 100);
@@ -193,6 +195,6 @@ describe('pending externals publisher', () => {
 
     api.net.switchOn();
     const values = await published(api.topic, sent.slice(3));
-    expect(values.map((v) => v.hash).sort()).toEqual(sent.slice(3).map((s) => s.hash).sort());
+    expect([...new Set(values.map((v) => v.hash))].sort()).toEqual(sent.slice(3).map((s) => s.hash).sort());
   });
 });
