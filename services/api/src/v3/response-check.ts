@@ -16,20 +16,36 @@ export type ResponseCheck = (method: string, route: string, status: number, body
 const ROOT_ID = 'openapi';
 
 export function openApiResponseCheck(doc: OpenApiDocument): ResponseCheck {
-  const ajv = new Ajv({ strict: false, validateFormats: false });
-  ajv.addSchema({ $id: ROOT_ID, definitions: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, toJsonSchema(s)])) });
-  const validators = new Map<string, ValidateFunction>();
+  let ajv: Ajv | undefined;
+  const ajvWithComponents = () => {
+    if (!ajv) {
+      ajv = new Ajv({ strict: false, validateFormats: false });
+      ajv.addSchema({ $id: ROOT_ID, definitions: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, toJsonSchema(s)])) });
+    }
+    return ajv;
+  };
+  // Compiled on first use, one validator per distinct schema: compiling all of them up front cost
+  // every API start 1.1 s of CPU, and a process answers few of the ~500 (route, status) pairs.
+  const schemas = new Map<string, JsonSchema>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item) as [string, OpenApiOperation][]) {
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = response.content?.['application/json']?.schema;
-        if (schema) validators.set(`${method} ${path} ${status}`, ajv.compile(toJsonSchema(schema)));
+        if (schema) schemas.set(`${method} ${path} ${status}`, schema);
       }
     }
   }
+  const compiled = new Map<string, ValidateFunction>();
+  const validatorOf = (schema: JsonSchema) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajvWithComponents().compile(toJsonSchema(schema))));
+    return validate;
+  };
   return (method, route, status, body) => {
-    const validate = validators.get(`${method.toLowerCase()} ${route} ${status}`);
-    if (!validate) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
+    const schema = schemas.get(`${method.toLowerCase()} ${route} ${status}`);
+    if (!schema) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
+    const validate = validatorOf(schema);
     if (validate(body)) return null;
     return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`).join('; ');
   };
