@@ -78,8 +78,15 @@ export function checkResponses(check: ResponseCheck, reject: boolean, report: (r
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       const route = res.locals.route as string | undefined;
-      const problem = route === undefined ? null : check(req.method, route, res.statusCode, JSON.parse(JSON.stringify(body) ?? 'null'));
-      if (problem === null || route === undefined) return json(body);
+      if (route === undefined) return json(body);
+      const wire = JSON.stringify(body);
+      const problem = check(req.method, route, res.statusCode, JSON.parse(wire ?? 'null'));
+      if (problem === null) {
+        if (wire === undefined) return json(body);
+        // What res.json does, without serializing again: the text checked is the text sent.
+        if (!res.get('Content-Type')) res.type('json');
+        return res.send(wire);
+      }
       report(route, problem);
       if (!reject) return json(body);
       res.status(500);

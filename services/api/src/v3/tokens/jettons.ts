@@ -3,12 +3,12 @@ import { HttpError } from '../../http/http-error.js';
 import { buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
-import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
+import { limit, offset, optional, type Params, sort } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { JettonBurnsResponse, JettonMastersResponse, JettonTransfersResponse, JettonWalletsResponse } from './schemas.js';
 import { metadataSideObject } from './metadata.js';
 import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './objects.js';
-import { transferDirection } from './params.js';
+import { ADDRS, transferDirection } from './params.js';
 
 /** The Jettons family (docs/toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
 
@@ -16,8 +16,6 @@ export async function tokenSideObjects<P extends Params>(ctx: EndpointContext<P>
   const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);
   return { address_book, metadata };
 }
-
-const ADDRS = (what: string) => list(kinds.address, `${what} (repeat the key).`);
 
 export const jettonMastersEndpoint = defineEndpoint({
   path: '/jetton/masters',

@@ -7,15 +7,13 @@ import { limit, list, offset, optional, sort } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { NftCollectionsResponse, NftItemsResponse, NftTransfersResponse } from './schemas.js';
 import { type NftCollectionObject, toNftCollection, toNftItem, toNftTransfer } from './objects.js';
-import { nftIndex, transferDirection } from './params.js';
+import { ADDRS, nftIndex, transferDirection } from './params.js';
 
 /**
  * The NFTs family (docs/toncenter-v3.md §2.4), read from the token tables (migration 9). An item whose
  * owner at the watermark is a sale or auction contract indexed for it (`nft_sales`, migration 13) is
  * on sale: `owner_address` stays the contract that holds it, `real_owner` is the seller.
  */
-
-const ADDRS = (what: string) => list(kinds.address, `${what} (repeat the key).`);
 
 export const nftCollectionsEndpoint = defineEndpoint({
   path: '/nft/collections',

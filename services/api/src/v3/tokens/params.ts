@@ -1,4 +1,9 @@
+import * as kinds from '../../http/kinds.js';
 import type { Kind } from '../../http/kinds.js';
+import { list } from '../../http/params.js';
+
+/** A repeatable address parameter of the Jetton and NFT endpoints. */
+export const ADDRS = (what: string) => list(kinds.address, `${what} (repeat the key).`);
 
 /** `in`, `out` or `both` (toncenter's transfer direction; `both` is no filter). */
 export type TransferDirection = 'in' | 'out' | 'both';
