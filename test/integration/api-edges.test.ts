@@ -21,7 +21,7 @@ import { chromium } from 'playwright-core';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { createRateLimit } from '../../services/api/src/limits/rate-limit.js';
 import { connectLimitsRedis } from '../../services/api/src/limits/redis-connection.js';
 import { eventually, freePort } from '../support/processes.js';

@@ -3,7 +3,7 @@
  * anonymous limit per client IP, a key's own limit, two processes sharing one limit, revoked and
  * unknown keys, and the per-process fallback while Redis is unreachable. Keys are made and revoked
  * with the CLI (`services/api/dist/keys-main.js`, built by `npx tsc -b`) as a child process.
- * Expected texts and statuses are toncenter's (reference toncenter-v2.md / toncenter-v3.md §1.2);
+ * Expected texts and statuses are toncenter's (reference docs/toncenter-v2.md / docs/toncenter-v3.md §1.2);
  * key hashes are checked with node:crypto's sha256. Each client gets its own loopback address
  * (127.0.0.x), so every test starts with fresh per-IP windows. The window is one second: what it
  * must answer is only decided when the requests fell within one window, which the client's clock
@@ -23,7 +23,7 @@ import { Redis } from 'ioredis';
 import { Agent, fetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { createRateLimit, WINDOW_MS } from '../../services/api/src/limits/rate-limit.js';
 import { connectLimitsRedis } from '../../services/api/src/limits/redis-connection.js';
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import { createStore, migrate, type Store } from '@tonstream/store';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { connectPendingRedis } from '../../services/api/src/pending-redis.js';
-import type { PendingReader } from '../../services/api/src/v3/pending.js';
+import type { PendingReader } from '../../services/api/src/v3/pending/pending.js';
 
 /** `pending`: the pending endpoints' Redis (REDIS_URL) under a prefix of this run's own. */
 export type ApiUnderTest = { store: Store; base: string; pending: PendingReader; stop(): Promise<void> };

@@ -5,8 +5,9 @@ import { saveWatermark } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Endpoint } from '../../services/api/src/v3/endpoint.js';
 import { V3_ENDPOINTS as ALL_V3_ENDPOINTS } from '../../services/api/src/v3/index.js';
-import * as kinds from '../../services/api/src/v3/kinds.js';
-import { type Param, SETTING_HEADERS, SETTINGS } from '../../services/api/src/v3/params.js';
+import * as kinds from '../../services/api/src/http/kinds.js';
+import type { Param } from '../../services/api/src/http/params.js';
+import { SETTING_HEADERS, SETTINGS } from '../../services/api/src/v3/request.js';
 import { sourcesTransactions } from '../support/mainnet-sources.js';
 import { type ApiUnderTest, startApi } from './api-server.js';
 import { LOCALNET_STATES, writeLocalnetStates, writeMainnetBlocks } from './v3-fixture-data.js';
@@ -14,7 +15,7 @@ import { LOCALNET_STATES, writeLocalnetStates, writeMainnetBlocks } from './v3-f
 /**
  * Bad input over every v3 endpoint and parameter, generated from the declarations (V3_ENDPOINTS and
  * the parameters' kinds): a new endpoint or parameter is covered without editing this file. What is
- * valid comes from toncenter-v3.md (§1.3 settings, §1.4 typed inputs, §1.5 pagination, §2 per
+ * valid comes from docs/toncenter-v3.md (§1.3 settings, §1.4 typed inputs, §1.5 pagination, §2 per
  * endpoint), not from our parsers. Refused values must answer 422 `{"error": …}` naming the
  * parameter; values the reference accepts must answer 200 (or the endpoint's documented 404).
  */
@@ -342,7 +343,7 @@ function exclusivePartner(e: Endpoint, name: string): string | undefined {
 const HANDLER_BASELINES: Record<string, Record<string, string>> = {
   // §2.1: at least one of msg_hash, body_hash, opcode; two, so that emptying one still leaves a valid request.
   '/transactionsByMessage': { msg_hash: TX.hash_base64, body_hash: TX.hash_base64 },
-  // §2.7: account or ext_msg_hash; both, for the same reason.
+  // §2.8: account or ext_msg_hash; both, for the same reason.
   '/pendingTraces': { account: ACCOUNT, ext_msg_hash: TX.hash_base64 },
   '/pendingActions': { account: ACCOUNT, ext_msg_hash: TX.hash_base64 },
   // /jetton/wallets, /nft/items: more than one jetton_address (collection_address) needs exactly one owner_address;

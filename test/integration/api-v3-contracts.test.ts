@@ -177,7 +177,7 @@ describe('/api/v3/nft/sales', () => {
 });
 
 describe('/api/v3/accountStates on these contracts', () => {
-  it('names their interfaces as toncenter-v3.md §4 lists them', async () => {
+  it('names their interfaces as docs/toncenter-v3.md §4 lists them', async () => {
     const body = await ok<{ accounts: Json[] }>(`/accountStates?${[multisig, order, vesting, sale, auction, dnsItem].map((a) => `address=${raw(a)}`).join('&')}`);
     const interfaces = new Map(body.accounts.map((a) => [a.address, a.interfaces]));
     expect(interfaces.get(raw(multisig))).toEqual(['multisig_v2']);

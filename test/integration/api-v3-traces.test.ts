@@ -6,7 +6,7 @@ import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
 
 /**
  * /traces, /events and /actions over stored trace and action records, against the rules of
- * toncenter-v3.md §2.8 and traces-and-actions.md §4: versions of a trace, the watermark, order and
+ * docs/toncenter-v3.md §2.8 and docs/traces-and-actions.md §4: versions of a trace, the watermark, order and
  * pages, each access path, and which actions a `supported_action_types` set shows.
  */
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';

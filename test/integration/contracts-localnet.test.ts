@@ -21,6 +21,8 @@ import { eventually, freePort, type ServiceProcess, startService } from '../supp
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const STOP_AT = 30;
+/** Wallet actions per round: the traffic deploys both wallets in its first rounds at any rate; this gives each a few orders and withdrawals. */
+const TRAFFIC_RATE = 3;
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-contracts-${run}-`));
@@ -60,7 +62,7 @@ beforeAll(async () => {
     return p;
   };
   const localnet = await start('localnet', {
-    LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: stateDir, LOCALNET_ROUND_MS: '300', LOCALNET_TRAFFIC_RATE: '10',
+    LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: stateDir, LOCALNET_ROUND_MS: '300', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE),
     LOCALNET_SEED: `contracts-${run}`, LOCALNET_LEDGER: ledger, LOCALNET_STOP_AT_SEQNO: String(STOP_AT),
   }, ['--reset']);
   await localnet.waitFor(/localnet serving/);

@@ -200,7 +200,7 @@ beforeAll(async () => {
   api = await startApi(CLICKHOUSE_URL, `tonstream_emu_${run}`, { redisUrl: `redis://127.0.0.1:${redisPort}` });
   procs.localnet = startService(
     'localnet',
-    { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '500', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `emu-${run}`, LOCALNET_LEDGER: ledgerPath, METRICS_PORT: String(await freePort()) },
+    { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '1500', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `emu-${run}`, LOCALNET_LEDGER: ledgerPath, METRICS_PORT: String(await freePort()) },
     join(dir, 'logs'),
     ['--reset'],
   );
@@ -298,9 +298,10 @@ describe('emulator on the local network', () => {
       { path: '/api/v2/sendBocReturnHash', hashOf: (b: { result: Record<string, string> }) => b.result.hash_norm },
     ] as const;
     for (const [i, send] of sends.entries()) {
-      // The API publishes after the liteserver accepted, so a round (every 500 ms here) may run the
-      // transfer before the emulator reads the wallet: the emulation then sees the used seqno and
-      // refuses it. Such a lost race is told apart (on chain, counted as refused) and retried.
+      // The API publishes after the liteserver accepted, so a round may run the transfer before the
+      // emulator reads the wallet: the emulation then sees the used seqno and refuses it. Rounds of
+      // 1.5 s leave the emulator room even on a loaded machine (at 500 ms ci19 lost six in a row); a
+      // lost race is still told apart (on chain, counted as refused) and retried.
       let found: { trace: PendingTraceJson; hash: string } | undefined;
       for (let attempt = 1; !found; attempt++) {
         const seqno = seqnos.get(k.w.address)!;

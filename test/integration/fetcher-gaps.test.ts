@@ -177,7 +177,7 @@ beforeAll(async () => {
   localnetConfig = join(dir, 'localnet', 'global.config.json');
   localnet = startService(
     'localnet',
-    { LOCALNET_PORT: '0', LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '10', METRICS_PORT: '0', LOG_LEVEL: 'warn' },
+    { LOCALNET_PORT: '0', LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '4', METRICS_PORT: '0', LOG_LEVEL: 'warn' },
     join(dir, 'logs'),
   );
   await eventually('the localnet global config', async () => (existsSync(localnetConfig) ? true : undefined), 60_000, 50, () => {

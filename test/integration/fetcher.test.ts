@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeBlock, parseBoc } from '@tonstream/block';
@@ -42,6 +42,9 @@ async function until<T>(what: string, timeoutMs: number, probe: () => T | undefi
   }
 }
 
+/** Rounds the localnet has produced (a line of its ledger each). */
+const rounds = () => (existsSync(join(dir, 'ledger.jsonl')) ? readFileSync(join(dir, 'ledger.jsonl'), 'utf8').split('\n').filter(Boolean).length : 0);
+
 function fetcherConfig() {
   return loadFetcherConfig({
     FETCHER_GLOBAL_CONFIG: globalConfig,
@@ -63,7 +66,8 @@ beforeAll(async () => {
       LOCALNET_PORT: '0',
       LOCALNET_STATE_DIR: join(dir, 'localnet'),
       LOCALNET_ROUND_MS: '300',
-      LOCALNET_TRAFFIC_RATE: '10',
+      LOCALNET_TRAFFIC_RATE: '3',
+      LOCALNET_LEDGER: join(dir, 'ledger.jsonl'),
       METRICS_PORT: '0',
       LOG_LEVEL: 'warn',
     },
@@ -133,7 +137,8 @@ describe('fetcher on the localnet and Kafka', () => {
     expect(first.fetcher.health()).toEqual({ status: 'ok', reasons: [] });
 
     // The chain moves on while no fetcher runs.
-    await new Promise((r) => setTimeout(r, 1_000));
+    const resumeAt = rounds() + 2;
+    await until('the chain two rounds on', 60_000, () => rounds() >= resumeAt);
 
     // Second run: resumes right after the checkpoint the first one wrote last.
     const second = await openFetcher(fetcherConfig(), { logger });

@@ -23,6 +23,8 @@ const SERVICES = ['localnet', 'fetcher', 'decoder', 'writer', 'tracer', 'emulato
 /** What Grafana would put for $__rate_interval / $__interval / $__range on a short dashboard range. */
 const GRAFANA_VARS = { rateInterval: '30s', interval: '5s', range: '10m' };
 const SCREENSHOT = join(ROOT, '.local/artifacts/ops-status.png');
+/** Wallet actions per round of 500 ms: every kind of action (failures, Jettons, NFTs) within the run, so every panel has a series. */
+const TRAFFIC_RATE = 3;
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-ops-${run}-`));
@@ -167,7 +169,7 @@ beforeAll(async () => {
   prometheusScript('up');
   await start(
     'localnet',
-    { LOCALNET_PORT: String(ports.liteserver), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '500', LOCALNET_TRAFFIC_RATE: '8', LOCALNET_SEED: `ops-${run}`, LOCALNET_LEDGER: ledgerPath, LOG_LEVEL: 'info' },
+    { LOCALNET_PORT: String(ports.liteserver), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '500', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `ops-${run}`, LOCALNET_LEDGER: ledgerPath, LOG_LEVEL: 'info' },
     ['--reset'],
   );
   await procs.localnet!.waitFor(/localnet serving/);

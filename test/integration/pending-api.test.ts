@@ -11,7 +11,7 @@ import { removeConfirmedTraces } from '@tonstream/emulator-service';
 import { deletePendingTrace, hasPendingTrace, putPendingTrace, recordBatch, saveTracesWatermark, saveWatermark, sweepExpiredTraces, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { connectPendingRedis } from '../../services/api/src/pending-redis.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
 

@@ -18,8 +18,8 @@ import type { ISocketFactory } from 'kafkajs';
 import type { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
-import { noLiteserver } from '../../services/api/src/liteserver.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
+import { noLiteserver } from '../../services/api/src/chain/liteserver.js';
 import { createPendingPublisher, type PendingPublisher } from '../../services/api/src/pending-publish.js';
 import { readWholeTopic } from '../support/kafka-topics.js';
 import { eventually } from '../support/processes.js';
@@ -156,7 +156,9 @@ describe('pending externals publisher', () => {
 
     api.net.switchOn();
     const values = await published(api.topic, sent);
-    expect(values.map((v) => v.hash).sort()).toEqual(sent.map((s) => s.hash).sort());
+    // At least once: a send whose answer was lost as Kafka came back is sent again, and the emulator
+    // admits a hash_norm once (services/emulator/src/admission.ts). Nothing else may appear.
+    expect([...new Set(values.map((v) => v.hash))].sort()).toEqual(sent.map((s) => s.hash).sort());
     // Published with the time each arrived, not the time Kafka came back: the emulator judges staleness by it.
     for (const s of sent) expect(values.find((v) => v.hash === s.hash)!.received_at).toBeLessThan(s.sentAt + SEND_DEADLINE_MS);
     await eventually('the publisher connected', async () => (api.publisher.state().publishing ? true : undefined), 30_000, 100);
@@ -193,6 +195,6 @@ describe('pending externals publisher', () => {
 
     api.net.switchOn();
     const values = await published(api.topic, sent.slice(3));
-    expect(values.map((v) => v.hash).sort()).toEqual(sent.slice(3).map((s) => s.hash).sort());
+    expect([...new Set(values.map((v) => v.hash))].sort()).toEqual(sent.slice(3).map((s) => s.hash).sort());
   });
 });

@@ -97,7 +97,7 @@ import {
 } from '@tonstream/store';
 import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { supportedSet } from '../../services/api/src/v3/action-types.js';
+import { supportedSet } from '../../services/api/src/v3/traces/action-types.js';
 import { type LocalnetData, localnetData, mainnetTraceData } from './chdb-localnet-data.js';
 import { contractCases } from './chdb-contract-cases.js';
 import { contractStates } from './contract-states.js';

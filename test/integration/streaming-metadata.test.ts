@@ -160,7 +160,7 @@ describe('address_book and metadata, streamed', () => {
     expect(v3Tx.transactions.map((t) => t.hash)).toEqual([rootTx.hash]);
     const v3Wallet = await api<{ address_book: Record<string, BookRow> }>('jetton/wallets', [['address', senderWallet]]);
     const v3Book: Record<string, BookRow> = { ...v3Wallet.address_book, ...v3Tx.address_book };
-    // Detected from the code hashes (toncenter-v3.md §4's names): the reference for what the book must say.
+    // Detected from the code hashes (docs/toncenter-v3.md §4's names): the reference for what the book must say.
     expect(v3Book[master].interfaces).toContain('jetton_master');
     expect(v3Book[senderWallet].interfaces).toContain('jetton_wallet');
 

@@ -16,7 +16,7 @@ import { type BlockEvent, createFanout } from '@tonstream/streaming';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testStreamerOptions } from './streamer-options.js';
 import { createApp } from '../../services/api/src/app.js';
-import { createApiServer } from '../../services/api/src/http-server.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { createStreamingProxy } from '../../services/api/src/streaming-proxy.js';
 import { createStreamingServer } from '../../services/streamer/src/server.js';
 import { eventually } from '../support/processes.js';

@@ -23,6 +23,11 @@ const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Rounds of 400 ms: traffic for the resuming client's 2 minutes, plus the start and the finish. */
 const STOP_AT = 380;
+/**
+ * Wallet actions per round: the followed accounts (every wallet of the first rounds) are still touched
+ * in every round, so the resuming client's 2 minutes hold far more than the 50 events it must get back.
+ */
+const TRAFFIC_RATE = 2;
 const RECONNECTS = 20;
 /** The resuming client is disconnected RECONNECTS times at random moments within this long (the acceptance's 2 minutes). */
 const RESUME_MS = 120_000;
@@ -85,7 +90,7 @@ beforeAll(async () => {
   apiBase = `http://127.0.0.1:${apiPort}`;
   await start('api', { API_PORT: String(apiPort), API_STREAMING_URL: base, REDIS_URL, API_REDIS_PREFIX: redisPrefix });
   await procs.api.waitFor(/api listening/);
-  await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '8', LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
+  await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
   await procs.localnet.waitFor(/localnet serving/);
   await start('writer');
   await start('decoder');

@@ -19,6 +19,8 @@ import { eventually, freePort, type ServiceProcess, startService } from '../supp
 const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const STOP_AT = 70;
+/** Wallet actions per round: over 70 rounds, about ten Jetton burns (4 % of the mix) and dozens of the other Jetton and NFT kinds. */
+const TRAFFIC_RATE = 4;
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-tokens-${run}-`));
@@ -83,7 +85,7 @@ beforeAll(async () => {
     return p;
   };
   const localnet = await start('localnet', {
-    LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: stateDir, LOCALNET_ROUND_MS: '300', LOCALNET_TRAFFIC_RATE: '10',
+    LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: stateDir, LOCALNET_ROUND_MS: '300', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE),
     LOCALNET_SEED: `tokens-${run}`, LOCALNET_LEDGER: ledger, LOCALNET_STOP_AT_SEQNO: String(STOP_AT),
   }, ['--reset']);
   await localnet.waitFor(/localnet serving/);

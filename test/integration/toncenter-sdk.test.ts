@@ -24,7 +24,7 @@ const FIXTURES = join(import.meta.dirname, '../fixtures');
 const SCRIPT = 'test/python/toncenter_sdk_check.py';
 const database = `tonstream_sdk_${randomBytes(4).toString('hex')}`;
 
-/** Keys of our answers the SDK's models have no field for: `is_nsfw` / `is_scam` of TokenInfo are toncenter's (toncenter-v3.md §3). */
+/** Keys of our answers the SDK's models have no field for: `is_nsfw` / `is_scam` of TokenInfo are toncenter's (docs/toncenter-v3.md §3). */
 const UNMODELLED_ALLOWED = ['TokenInfo.is_nsfw', 'TokenInfo.is_scam'];
 
 const b64 = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
@@ -66,7 +66,7 @@ function internalMsg(cell: Cell): CoreMsg {
 /**
  * What /decode must say of a jetton transfer body, per @ton/core's reading of it (TEP-74:
  * transfer#0f8a7ea5 query_id:uint64 amount:(VarUInteger 16) destination:MsgAddress
- * response_destination:MsgAddress ...), in toncenter's decoder's JSON shape (toncenter-v3.md §2.9).
+ * response_destination:MsgAddress ...), in toncenter's decoder's JSON shape (docs/toncenter-v3.md §2.9).
  */
 function decodedTransfer(body: Cell) {
   const s = body.beginParse();
@@ -175,13 +175,13 @@ function knownValues(localnet: { mc: StoredBlock[]; shardsAt2: StoredBlock[] }):
     },
     'GET /addressBook': {
       args: { address: [wallet.account] },
-      // A known wallet's code: non-bounceable (toncenter-v3.md §3 AddressBookRow).
+      // A known wallet's code: non-bounceable (docs/toncenter-v3.md §3 AddressBookRow).
       expect: { count: 1, items: [{ key: wallet.account, user_friendly: Address.parse(wallet.account).toString({ bounceable: false, urlSafe: true }) }] },
     },
-    // Only token contracts appear (toncenter-v3.md §2.2) and none is indexed: the SDK must parse `{}`.
+    // Only token contracts appear (docs/toncenter-v3.md §2.2) and none is indexed: the SDK must parse `{}`.
     'GET /metadata': { args: { address: [wallet.account] }, expect: { count: 0 } },
     'GET /topAccountsByBalance': { args: { limit: 2 }, expect: { items: byBalance.slice(0, 2).map((x) => ({ account: x.account, balance: x.balance.toString() })) } },
-    // The name toncenter-v3.md §2.9 gives for 0x0f8a7ea5.
+    // The name docs/toncenter-v3.md §2.9 gives for 0x0f8a7ea5.
     'GET /decode': { args: { opcodes: [transfer.in!.opcode!], bodies: [transferBody] }, expect: { count: 1, items: [{ opcodes: ['jetton_transfer'], bodies: decoded.items[0].bodies }] } },
     // Bodies alone: the SDK's DecodeRequest sends `"opcodes": null`, which toncenter takes as absent.
     'POST /decode': { args: { bodies: [transferBody] }, expect: decoded },

@@ -36,6 +36,8 @@ const FIRST_RELAY_TO = M + 3;
 const SECOND_RELAY_TO = STOP_AT - 6;
 /** How soon /healthcheck must say that Redis went away. */
 const REDIS_NOTICED_MS = 6_000;
+/** Wallet actions per round: block M's busiest shard block X still holds several transactions, of traces that continue past it. */
+const TRAFFIC_RATE = 4;
 
 type Relayed = { topic: 'transactions' | 'messages' | 'accountStates' | 'blockMeta'; partition: number; key: string; value: Buffer | null; headers: IHeaders; mcSeqno: number };
 type LedgerBlock = { workchain: number; shard: string; seqno: number; transactions: LedgerTx[] };
@@ -226,7 +228,7 @@ beforeAll(async () => {
   const chain = { KAFKA_TOPIC_PREFIX: source.blocks.replace(/ton\.blocks$/, ''), FETCHER_GLOBAL_CONFIG: join(dir, 'localnet', 'global.config.json'), FETCHER_START_SEQNO: '1' };
   await start(
     'localnet',
-    { ...chain, LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: '12', LOCALNET_SEED: `giveup-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) },
+    { ...chain, LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `giveup-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) },
     ['--reset'],
   );
   await procs.localnet.waitFor(/localnet serving/);

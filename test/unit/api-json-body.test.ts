@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../services/api/src/http-error.js';
-import { bodySchema, bodyValues, nestsDeeperThan } from '../../services/api/src/v3/json-body.js';
-import * as kinds from '../../services/api/src/v3/kinds.js';
-import { list, optional, parseRequest, required } from '../../services/api/src/v3/params.js';
+import { HttpError } from '../../services/api/src/http/http-error.js';
+import { bodySchema, bodyValues, nestsDeeperThan } from '../../services/api/src/http/json-body.js';
+import * as kinds from '../../services/api/src/http/kinds.js';
+import { list, optional, required } from '../../services/api/src/http/params.js';
+import { parseRequest } from '../../services/api/src/v3/request.js';
 
 // POST bodies are read by the same declarations as query parameters: these check the JSON side.
 const decl = {

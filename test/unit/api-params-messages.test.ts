@@ -1,6 +1,6 @@
 import { Address } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import * as kinds from '../../services/api/src/v3/kinds.js';
+import * as kinds from '../../services/api/src/http/kinds.js';
 
 // Expected values are written out or come from @ton/core, never from the parsers under test.
 describe('opcode kind (toncenter OpcodeType: hex first, then signed 32-bit decimal)', () => {

@@ -1,12 +1,13 @@
 import { Address } from '@ton/core';
 import { WalletContractV1R1, WalletContractV1R2, WalletContractV1R3, WalletContractV2R1, WalletContractV2R2, WalletContractV3R1, WalletContractV3R2, WalletContractV4, WalletContractV5Beta, WalletContractV5R1 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../services/api/src/http-error.js';
+import { HttpError } from '../../services/api/src/http/http-error.js';
 import { addressBookRow } from '../../services/api/src/v3/address-book.js';
-import { WALLET_TYPES } from '../../services/api/src/v3/wallets.js';
-import { friendlyAddress, parseAddress, rawAddress } from '../../services/api/src/v3/address.js';
-import * as kinds from '../../services/api/src/v3/kinds.js';
-import { limit, list, offset, optional, parseRequest, required, sort } from '../../services/api/src/v3/params.js';
+import { WALLET_TYPES } from '../../services/api/src/chain/wallets.js';
+import { friendlyAddress, parseAddress, rawAddress } from '../../services/api/src/chain/address.js';
+import * as kinds from '../../services/api/src/http/kinds.js';
+import { limit, list, offset, optional, required, sort } from '../../services/api/src/http/params.js';
+import { parseRequest } from '../../services/api/src/v3/request.js';
 
 // Expected values come from @ton/core (an independent implementation), never from our parser.
 const RAW = '0:ca6e321c7cce9eeca60d7fdd1a1a9a0de63a2dc3ac4f2a9ad38e16e4d3be4d0a';

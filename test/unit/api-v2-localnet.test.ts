@@ -16,7 +16,7 @@ import type { Store } from '@tonstream/store';
 import express from 'express';
 import { LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLiteserver, type Liteserver } from '../../services/api/src/liteserver.js';
+import { createLiteserver, type Liteserver } from '../../services/api/src/chain/liteserver.js';
 import { createV2Router } from '../../services/api/src/v2/index.js';
 import { createLiteHandlers } from '../../services/localnet/src/lite-handlers.js';
 

@@ -1,14 +1,15 @@
 import { createRequire } from 'node:module';
 import { Address, beginCell, Cell, external, storeMessage, type TupleItem, TupleReader } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { type Liteserver, liteError, LiteClientError } from '../../services/api/src/liteserver.js';
-import { errorEnvelope, okEnvelope, V2Error } from '../../services/api/src/v2/envelope.js';
-import { getMethodId, runGetMethod } from '../../services/api/src/v2/get-methods.js';
+import { type Liteserver, liteError, LiteClientError } from '../../services/api/src/chain/liteserver.js';
+import { errorEnvelope, okEnvelope } from '../../services/api/src/v2/envelope.js';
+import { ChainError } from '../../services/api/src/chain/chain-error.js';
+import { getMethodId, runGetMethod } from '../../services/api/src/chain/get-method.js';
 import * as kinds from '../../services/api/src/v2/kinds.js';
 import { bodyValues, parseValues } from '../../services/api/src/v2/method.js';
-import { normalizedHash, sendExternal } from '../../services/api/src/v2/send.js';
-import { readStack, v2StackEntry, v3StackEntry } from '../../services/api/src/v2/stack.js';
-import { optional, required } from '../../services/api/src/v3/params.js';
+import { normalizedHash, sendExternal } from '../../services/api/src/chain/send.js';
+import { readStack, v2StackEntry, v3StackEntry } from '../../services/api/src/chain/stack.js';
+import { optional, required } from '../../services/api/src/http/params.js';
 
 // Oracles: @ton/core (tuples, cells, addresses) and tonweb's own parser of toncenter's stack format.
 type BN = { toString(base?: number): string };
@@ -18,14 +19,15 @@ const tonwebParse = (stack: unknown[]) => HttpProviderUtils.parseResponse({ exit
 const cell = beginCell().storeUint(0xdeadbeef, 32).storeRef(beginCell().storeUint(7, 3).endCell()).endCell();
 const b64 = cell.toBoc().toString('base64');
 
-function v2Error(f: () => unknown): V2Error {
+/** The stack readers are chain's (shared by v2 and v3): they throw its ChainError, mapped to the same status by both. */
+function chainError(f: () => unknown): ChainError {
   try {
     f();
   } catch (err) {
-    expect(err).toBeInstanceOf(V2Error);
-    return err as V2Error;
+    expect(err).toBeInstanceOf(ChainError);
+    return err as ChainError;
   }
-  throw new Error('expected a V2Error');
+  throw new Error('expected a ChainError');
 }
 
 describe('readStack() reads toncenter stack entries', () => {
@@ -53,7 +55,7 @@ describe('readStack() reads toncenter stack entries', () => {
 
   it('refuses bad entries with 422 naming the stack', () => {
     for (const bad of [[['num']], [['num', 'x1']], [['tvm.Cell', '']], [['tvm.Cell', 'AAAA']], [['unknown', 1]], [['tuple', {}]], 'x', [['num', (2n ** 256n).toString()]]]) {
-      const err = v2Error(() => readStack(bad));
+      const err = chainError(() => readStack(bad));
       expect(err.status).toBe(422);
       expect(err.message).toMatch(/"stack"/);
     }
@@ -202,7 +204,7 @@ describe('sendExternal() answers a message the node refuses as the caller\'s mis
 
   it('400 with the node\'s words for a rejection (toncenter: 500), the liteserver\'s own status when it is unreachable or slow', async () => {
     const rejected = liteError(new Error('cannot apply external message to current state : External message was not accepted'), 'sendMessage');
-    await expect(sendExternal(liteserverThrowing(rejected), boc)).rejects.toMatchObject({ name: 'V2Error', status: 400, message: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted' });
+    await expect(sendExternal(liteserverThrowing(rejected), boc)).rejects.toMatchObject({ name: 'ChainError', status: 400, message: 'LITE_SERVER_UNKNOWN: cannot apply external message to current state : External message was not accepted' });
     for (const status of [503, 504]) {
       await expect(sendExternal(liteserverThrowing(new LiteClientError(status, 'down')), boc)).rejects.toMatchObject({ name: 'LiteClientError', status });
     }
@@ -224,7 +226,7 @@ describe('hostile stacks and results are bounded (issue 23)', () => {
   const cellEntry = (c: Cell) => ['tvm.Cell', c.toBoc().toString('base64')];
   const num = (n: number) => ({ '@type': 'tvm.stackEntryNumber', number: { '@type': 'tvm.numberDecimal', number: String(n) } });
   const stackError = (stack: unknown) => {
-    const err = v2Error(() => readStack(stack));
+    const err = chainError(() => readStack(stack));
     expect(err.status).toBe(422);
     expect(err.message).toMatch(/parameter "stack"/);
     return err.message;
@@ -283,7 +285,7 @@ describe('hostile stacks and results are bounded (issue 23)', () => {
     const [fine] = (await runGetMethod(answering(stackOf(shared(12))), account, 'x', [])).stack;
     expect(new TupleReader([fine]).readTuple().readTuple().remaining).toBe(2);
     const value = shared(18);
-    await expect(runGetMethod(answering(stackOf(value)), account, 'x', [])).rejects.toMatchObject({ name: 'V2Error', status: 422, message: expect.stringMatching(/result stack is too large to answer: .*unfold into over 16384/) });
+    await expect(runGetMethod(answering(stackOf(value)), account, 'x', [])).rejects.toMatchObject({ name: 'ChainError', status: 422, message: expect.stringMatching(/result stack is too large to answer: .*unfold into over 16384/) });
   });
 
   it('a result cell that unfolds into more than 16384 cells is refused with 422 (its `object` would be a tree of 2^18)', async () => {

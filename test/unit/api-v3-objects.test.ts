@@ -5,12 +5,13 @@ import { detectInterfaces } from '@tonstream/contracts';
 import { accountStateKey, type AccountStateSummary } from '@tonstream/store';
 import { describe, expect, it } from 'vitest';
 import { addressBookInterfaces } from '../../packages/store/src/reads/address-facts.js';
-import { toAccountStateFull } from '../../services/api/src/v3/accounts.js';
-import { toV3Block, toV3Transaction } from '../../services/api/src/v3/objects.js';
-import { SCHEMAS } from '../../services/api/src/v3/schemas.js';
+import { toAccountStateFull } from '../../services/api/src/v3/accounts/accounts.js';
+import { toV3Block } from '../../services/api/src/v3/blocks/objects.js';
+import { toV3Transaction } from '../../services/api/src/v3/transactions/objects.js';
+import { SCHEMAS } from '../../services/api/src/v3/components.js';
 
 /**
- * v3 objects against toncenter's own model (ton-index-go `models`, toncenter-v3.md §3), with the
+ * v3 objects against toncenter's own model (ton-index-go `models`, docs/toncenter-v3.md §3), with the
  * cells, hashes and dictionaries built by @ton/core and @ton/ton.
  */
 

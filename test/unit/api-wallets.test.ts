@@ -4,7 +4,7 @@ import {
   WalletContractV4, WalletContractV5Beta, WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { parseWalletData, WALLET_TYPES, walletType } from '../../services/api/src/v3/wallets.js';
+import { parseWalletData, WALLET_TYPES, walletType } from '../../services/api/src/chain/wallets.js';
 
 const publicKey = Buffer.alloc(32, 7);
 const args = { workchain: 0, publicKey };

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// Guards the layout of ARCHITECTURE.md: workspace dependencies form a DAG, packages import each
+// Guards the layout of docs/architecture.md: workspace dependencies form a DAG, packages import each
 // other only through declared dependencies, and libraries take config and metrics as arguments.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 

@@ -1,7 +1,7 @@
 /**
- * `supported_action_types` shortcuts (toncenter-v3.md §5.2, streaming.md §3): what each actions
+ * `supported_action_types` shortcuts (docs/toncenter-v3.md §5.2, docs/streaming.md §3): what each actions
  * version adds. A client's set is its names with shortcuts expanded, `v1` always in; an action is
- * shown iff its type is in the set and none of its `ancestor_type` is (traces-and-actions.md §4).
+ * shown iff its type is in the set and none of its `ancestor_type` is (docs/traces-and-actions.md §4).
  */
 const V1 = [
   'call_contract', 'contract_deploy', 'ton_transfer', 'stake_deposit', 'stake_withdrawal', 'stake_withdrawal_request', 'dex_deposit_liquidity',

@@ -11,7 +11,7 @@ function nodeWithMessage(hash: string): EventNode {
 }
 
 describe('actionId()', () => {
-  // Test vectors of toncenter's own test cases (traces-and-actions.md §3.5).
+  // Test vectors of toncenter's own test cases (docs/traces-and-actions.md §3.5).
   it('is base64(sha256(msg hash + internal type)) of the earliest message', () => {
     expect(actionId(new Block('ton_transfer', [nodeWithMessage('Cn59JAl38ihSdaGdBxcnJkUHm+aWCaPY2KcJmxo4y1Q=')]))).toBe(
       '2w63ODTcF5Jcx0ff5OOJKZ9kMhn5BzeYKr3R+OLEZMU=',

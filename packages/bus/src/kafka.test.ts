@@ -14,7 +14,12 @@ function adminAnswering(answers: (() => { name: string; partitions: { leader: nu
   const calls = { create: 0, metadata: 0 };
   const admin = {
     listTopics: async () => [],
-    createTopics: async () => (calls.create++, true),
+    // kafkajs's own wait for leaders retries only LEADER_NOT_AVAILABLE: a broker not serving the new topic yet makes it throw.
+    createTopics: async (options: { waitForLeaders?: boolean }) => {
+      calls.create++;
+      if (options.waitForLeaders !== false) throw notHosted();
+      return true;
+    },
     fetchTopicMetadata: async () => ({ topics: answers[Math.min(calls.metadata++, answers.length - 1)]() }),
   } as unknown as Admin;
   return { admin, calls };

@@ -52,7 +52,9 @@ export async function ensureTopics(admin: Admin, specs: TopicSpec[]): Promise<st
   const existing = new Set(await admin.listTopics());
   const missing = specs.filter((s) => !existing.has(s.topic));
   if (missing.length > 0) {
-    await admin.createTopics({ topics: missing, waitForLeaders: true });
+    // Not kafkajs's waitForLeaders: its wait retries only "leader not available" and throws on the
+    // "does not host this topic-partition" a broker under load answers at first; topicsServed retries both.
+    await admin.createTopics({ topics: missing, waitForLeaders: false });
     await topicsServed(admin, missing.map((s) => s.topic));
   }
   await checkMessageLimits(admin, specs.filter((s) => existing.has(s.topic)));

@@ -31,7 +31,7 @@ export type TraceClassifier = (trace: ClassifierInput, lookup: InterfaceLookup) 
 export type PendingAction = ClassifiedAction & { trace_id: null; trace_external_hash: string; trace_external_hash_norm: string; finality: 'pending' };
 
 /**
- * Classifies a pending trace as toncenter's pending classifier does (traces-and-actions.md §5.5): the
+ * Classifies a pending trace as toncenter's pending classifier does (docs/traces-and-actions.md §5.5): the
  * trace key stands in for the trace id while classifying, interfaces are those detected on the
  * emulated states, then every action gets `trace_id = null`,
  * the external's raw and normalized hashes, and finality `pending`. Sets the trace's

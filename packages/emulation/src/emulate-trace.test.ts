@@ -55,7 +55,7 @@ async function newChain() {
 
 describe('parseExternal()', () => {
   it('gives the raw and TEP-467 normalized hashes of the reference worked example', () => {
-    // traces-and-actions.md §1.4: a wallet v4 external of a mainnet trace, and its two hashes.
+    // docs/traces-and-actions.md §1.4: a wallet v4 external of a mainnet trace, and its two hashes.
     const body = Cell.fromBase64(
       'te6cckECBAEAAVQAAZzx7o+J9GsSjRuBNq8Y+xu+QoVSbvw1mOyiCQ17k3cqxYVQTUYTclXp2xAugTB3t7tja9lnI+aH/zV7mLNY2ZQGKamjF2faM6YAAAARAAMBAWhiAFMjHRhMDNsPb0txDtSVHrMDUlckLEh+KxeooyEG2lOVoFqZXAAAAAAAAAAAAAAAAAABAgGyD4p+pQAAAOTj/4ZcUGTF86kYAO87mQKicbKgHIk4pSPP4k5xhHqutqYgAB7USnesDnCdADLGySJGgC0+KjFPBGegfZ7F4Zc0UhiGiXIKwWuRa/jDCA7msoEDANslk4VhgAIqFqMWTE1aoxM/MRD/EEluAMqKyKvv/FAn4CTTNIDD6g0lg5dNADLGySJGgC0+KjFPBGegfZ7F4Zc0UhiGiXIKwWuRa/jDMAMIfq9PQy9WnRsFg2Og42mSBvnU0w804lcVBYbnheggCj6Vv+M=',
     );

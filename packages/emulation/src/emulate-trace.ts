@@ -7,7 +7,7 @@ import { type ExternalMessage, parseExternal } from './external.js';
 import { type DetectedInterfaces, detectInterfaces } from './interfaces.js';
 import { decodeEmulatedTransaction, globalVersion } from './tx-record.js';
 
-/** toncenter's emulator stops a trace at 256 transactions or depth 32 (reference traces-and-actions.md §5.2). */
+/** toncenter's emulator stops a trace at 256 transactions or depth 32 (reference docs/traces-and-actions.md §5.2). */
 export const MAX_TRACE_TRANSACTIONS = 256;
 export const MAX_TRACE_DEPTH = 32;
 /** Code cells walked to find library references; wallets and tokens are far below this. */

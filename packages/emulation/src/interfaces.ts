@@ -24,7 +24,7 @@ const rawOf = (a: { workChain: number; hash: Buffer }) => `${a.workChain}:${a.ha
 
 /**
  * Interfaces of the trace's accounts on their states after the trace, as toncenter's emulator detects
- * them (traces-and-actions.md §5.2), so the classifier can name Jetton transfers. Only accounts that
+ * them (docs/traces-and-actions.md §5.2), so the classifier can name Jetton transfers. Only accounts that
  * received a Jetton wallet message are probed: `get_wallet_data` must answer (balance, owner, jetton).
  */
 export async function detectInterfaces(transactions: readonly TransactionRecord[], finalStates: ReadonlyMap<string, string>, probe: InterfaceProbe): Promise<Record<string, DetectedInterfaces>> {

@@ -52,7 +52,7 @@ const maxOf = (xs: bigint[]) => xs.reduce((a, b) => (b > a ? b : a));
 
 /**
  * The pending trace of an emulation. Counters as toncenter's pending read path computes them
- * (traces-and-actions.md §5.6): `messages` = the external + every out message of every node,
+ * (docs/traces-and-actions.md §5.6): `messages` = the external + every out message of every node,
  * `pending_messages` = the out messages of emulated nodes (all of them here).
  */
 export function pendingTrace(outcome: Emulated, atMs = Date.now()): PendingTraceResult {

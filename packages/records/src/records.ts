@@ -1,6 +1,6 @@
 import type { TokenEvent } from './token-events.js';
 /**
- * The indexer's records, named as toncenter v3 names them (reference/toncenter-v3.md §3): hashes in
+ * The indexer's records, named as toncenter v3 names them (docs/toncenter-v3.md §3): hashes in
  * standard base64, addresses raw uppercase (`0:ABC…`), 64-bit values and amounts as decimal strings.
  * They are plain JSON: what the decoder publishes, the writer stores and the API serves.
  */

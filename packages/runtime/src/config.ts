@@ -17,26 +17,39 @@ type Parser<T> = (raw: string) => T;
 export type Field<T> = {
   /** Environment variable name. */
   env: string;
-  /** One line for docs and error messages. */
+  /** What the variable means: the one place it is documented (README tables and error messages). */
   doc: string;
   /** Used when the variable is unset or empty; `undefined` makes it required. */
   default?: T;
+  /** A default that depends on other variables; replaces `default`. See `defaultFrom`. */
+  defaultOf?: (env: NodeJS.ProcessEnv) => T;
+  /** How docs show the default when it is not a plain value (e.g. `$FETCHER_GLOBAL_CONFIG`). */
+  shownDefault?: string;
   parse: Parser<T>;
   /** Human description of accepted values. */
   accepts: string;
 };
 
-export type Spec<T> = { [K in keyof T]: Field<T[K]> };
+/** A set of fields, keyed by config property. */
+export type Fields = Record<string, Field<unknown>>;
 
-export function loadConfig<T>(spec: Spec<T>, env: NodeJS.ProcessEnv = process.env): T {
-  const out = {} as T;
+/** The config a set of fields builds: each property typed by its field. */
+export type ConfigOf<F extends Fields> = { [K in keyof F]: F[K] extends Field<infer T> ? T : never };
+
+/** `field` with a default computed from the environment (another variable), shown in docs as `shown`. */
+export function defaultFrom<T>(field: Field<T>, defaultOf: (env: NodeJS.ProcessEnv) => T, shown: string): Field<T> {
+  return { ...field, defaultOf, shownDefault: shown };
+}
+
+export function loadConfig<F extends Fields>(spec: F, env: NodeJS.ProcessEnv = process.env): ConfigOf<F> {
+  const out = {} as Record<string, unknown>;
   const problems: string[] = [];
-  for (const key of Object.keys(spec) as (keyof T)[]) {
-    const field = spec[key];
+  for (const [key, field] of Object.entries(spec)) {
     const raw = env[field.env];
     if (raw === undefined || raw === '') {
-      if (field.default === undefined) problems.push(`${field.env} is required (${field.doc}); expected ${field.accepts}`);
-      else out[key] = field.default;
+      const def = field.defaultOf ? field.defaultOf(env) : field.default;
+      if (def === undefined) problems.push(`${field.env} is required (${field.doc}); expected ${field.accepts}`);
+      else out[key] = def;
       continue;
     }
     try {
@@ -46,7 +59,7 @@ export function loadConfig<T>(spec: Spec<T>, env: NodeJS.ProcessEnv = process.en
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);
-  return out;
+  return out as ConfigOf<F>;
 }
 
 export function str(env: string, doc: string, def?: string): Field<string> {

@@ -1,4 +1,5 @@
 import type { Logger } from './logger.js';
+import { createStopSteps } from './stop-steps.js';
 
 /** How long shutdown hooks may take in total before the process exits anyway. */
 export const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -17,7 +18,7 @@ export type Shutdown = {
  * first run), then exit. A second signal exits at once.
  */
 export function createShutdown(logger: Logger, exit: (code: number) => void = process.exit): Shutdown {
-  const steps: { name: string; step: () => Promise<void> | void }[] = [];
+  const steps = createStopSteps(logger);
   const controller = new AbortController();
   let running: Promise<void> | undefined;
 
@@ -32,14 +33,7 @@ export function createShutdown(logger: Logger, exit: (code: number) => void = pr
       }, SHUTDOWN_TIMEOUT_MS);
       timer.unref();
       let code = exitCode;
-      for (const { name, step } of [...steps].reverse()) {
-        try {
-          await step();
-        } catch (err) {
-          code ||= 1;
-          logger.error('shutdown step failed', { step: name, err });
-        }
-      }
+      await steps.stop().catch(() => (code ||= 1));
       clearTimeout(timer);
       logger.info('stopped', { exit_code: code });
       exit(code);
@@ -57,5 +51,5 @@ export function createShutdown(logger: Logger, exit: (code: number) => void = pr
     });
   }
 
-  return { add: (name, step) => steps.push({ name, step }), signal: controller.signal, trigger };
+  return { add: steps.add, signal: controller.signal, trigger };
 }

@@ -9,7 +9,7 @@ import { accountStateSummaryTable, transactionReadTables, transactionTracesGranu
  * all idempotent (`IF NOT EXISTS`), so a migration interrupted half way is simply applied again.
  * Never edit a released migration: add a new one.
  *
- * Store design (ARCHITECTURE.md): every table is a ReplacingMergeTree keyed by its natural id, so
+ * Store design (docs/architecture.md): every table is a ReplacingMergeTree keyed by its natural id, so
  * replayed batches collapse; the main table of each kind is ordered for its common range scan, other
  * access paths get narrow lookup tables written in the same batch. Tables are not partitioned:
  * 18.16 deduplicates (FINAL, OPTIMIZE) only within a partition. `record` keeps the full v3 JSON.

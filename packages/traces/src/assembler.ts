@@ -62,7 +62,7 @@ const isExternalIn = (m: MessageRecord) => m.source === null;
 const ltMax = (a: string, b: string) => (BigInt(a) >= BigInt(b) ? a : b);
 
 /**
- * Feeds one masterchain block to the assembler (reference traces-and-actions.md §1.2-1.5): the
+ * Feeds one masterchain block to the assembler (reference docs/traces-and-actions.md §1.2-1.5): the
  * transactions of the masterchain block and of every shard block it commits, with their messages.
  * Blocks must come in seqno order. Mutates `state` and returns the delta.
  */

@@ -4,7 +4,7 @@ import type { TransactionRecord } from '@tonstream/records';
 export type TraceState = 'complete' | 'pending' | 'broken';
 export type ClassificationState = 'unclassified' | 'failed' | 'ok' | 'broken';
 
-/** toncenter's `TraceMeta` (reference traces-and-actions.md §1.6). */
+/** toncenter's `TraceMeta` (reference docs/traces-and-actions.md §1.6). */
 export type TraceInfo = {
   trace_state: TraceState;
   /** Completed edges: the root's external/system inbound message, delivered internals, external-outs. */

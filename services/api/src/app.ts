@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '@tonstream/runtime';
-import { type Store, StoreError } from '@tonstream/store';
+import type { Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Counter, Histogram, type Registry } from 'prom-client';
-import { HttpError } from './http-error.js';
+import { failureOf } from './http/failure.js';
+import { HttpError } from './http/http-error.js';
 import { createIndexState } from './index-state.js';
-import { type Liteserver, noLiteserver } from './liteserver.js';
-import { cors } from './cors.js';
+import { type Liteserver, noLiteserver } from './chain/liteserver.js';
+import { cors } from './http/cors.js';
 import { createStatusRouter, STATUS_DATA_PATH } from './status/index.js';
 import type { RateLimit } from './limits/rate-limit.js';
 import { createV2Router } from './v2/index.js';
 import { createV3Router } from './v3/index.js';
-import type { RequestDefaults } from './v3/params.js';
+import type { RequestDefaults } from './http/params.js';
 import { STREAMING_HTTP_PATHS, type StreamingProxy } from './streaming-proxy.js';
-import type { PendingReader } from './v3/pending.js';
+import type { PendingReader } from './v3/pending/pending.js';
 import type { ResponseCheckMode } from './v3/response-check.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
 
@@ -91,21 +91,9 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof HttpError) {
-      res.status(err.status).json({ error: err.message });
-      return;
-    }
-    // Ours, not the client's: a generic answer (the error's text can hold SQL, hosts, internals) and
-    // the id under which it is logged.
-    const requestId = randomUUID();
-    res.setHeader('X-Request-Id', requestId);
-    if (err instanceof StoreError && err.retriable) {
-      logger.warn('store unavailable', { path: req.path, request_id: requestId, err });
-      res.status(503).json({ error: 'index unavailable', request_id: requestId });
-      return;
-    }
-    logger.error('request failed', { path: req.path, request_id: requestId, err });
-    res.status(500).json({ error: 'internal server error', request_id: requestId });
+    const { status, message, requestId } = failureOf(err, logger, { path: req.path });
+    if (requestId !== undefined) res.setHeader('X-Request-Id', requestId);
+    res.status(status).json({ error: message, ...(requestId === undefined ? {} : { request_id: requestId }) });
   });
   return app;
 }

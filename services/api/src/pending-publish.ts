@@ -2,7 +2,7 @@ import { ensureTopics, pendingExternal, type Topics, topicSpecs } from '@tonstre
 import type { Logger } from '@tonstream/runtime';
 import { type Kafka, type Message, Partitioners } from 'kafkajs';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type { Liteserver } from './liteserver.js';
+import type { Liteserver } from './chain/liteserver.js';
 
 /**
  * Every external message the liteserver accepts (v2 sendBoc*, sendQuery, v3 POST /message: they all

@@ -1,6 +1,6 @@
 import { pendingKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
-import type { PendingReader } from './v3/pending.js';
+import type { PendingReader } from './v3/pending/pending.js';
 
 /** A pending read waits at most this long; past it the endpoint answers 503. */
 const PENDING_COMMAND_TIMEOUT_MS = 1_000;

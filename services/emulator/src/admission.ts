@@ -1,5 +1,5 @@
 /**
- * Which externals get emulated (traces-and-actions.md §5.1, toncenter's ExternalMessageAdmission):
+ * Which externals get emulated (docs/traces-and-actions.md §5.1, toncenter's ExternalMessageAdmission):
  * one emulation per normalized hash while it is being or was recently emulated, and at most `rate`
  * per destination per `windowMs`, so a flood at one contract cannot starve the others.
  */

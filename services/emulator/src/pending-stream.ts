@@ -7,7 +7,7 @@ import type { Kafka, Producer } from 'kafkajs';
 export type PendingStream = {
   /** A pending trace as it was just stored in Redis. */
   stored(entry: PendingTraceEntry): void;
-  /** Pending traces that expired unconfirmed: toncenter's invalidation (streaming.md §8). */
+  /** Pending traces that expired unconfirmed: toncenter's invalidation (docs/streaming.md §8). */
   invalidated(hashNorms: readonly string[], reason: string): void;
   start(): Promise<void>;
   stop(): Promise<void>;

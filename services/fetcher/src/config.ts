@@ -1,41 +1,5 @@
 /** The fetcher process's configuration from environment variables and the `--reset` flag (see README). */
-import { ConfigError, type Field, hostPorts, int, loadConfig, LOG_LEVELS, type LogLevel, oneOf, str } from '@tonstream/runtime';
-
-export type FetcherServiceConfig = {
-  /** TON global config: a file path or an http(s) URL. @default .local/localnet/global.config.json */
-  globalConfig: string;
-  kafkaBrokers: string[];
-  /** Prefix of every topic name (isolates deployments and test runs). @default '' */
-  topicPrefix: string;
-  /** First live start without a checkpoint: a seqno or `head`. @default head */
-  startSeqno: number | 'head';
-  /** Backfill mode: first masterchain seqno. @default null (live mode) */
-  fromSeqno: number | null;
-  /** Backfill mode: last masterchain seqno. @default null (the head at start) */
-  toSeqno: number | null;
-  /** Masterchain blocks prepared at once. @default 4 */
-  concurrency: number;
-  /** Liteserver queries in flight over all servers. @default 32 */
-  queryConcurrency: number;
-  /** @default 10000 */
-  queryTimeoutMs: number;
-  /** Attempts per liteserver query, each on the next server. @default 5 */
-  queryAttempts: number;
-  /** @default 250 */
-  pollIntervalMs: number;
-  /** @default 10000 */
-  progressIntervalMs: number;
-  /** @default 30 */
-  lagDegradedBlocks: number;
-  /** @default 60 */
-  lagDegradedSeconds: number;
-  metricsHost: string;
-  /** @default 9101 */
-  metricsPort: number;
-  logLevel: LogLevel;
-  /** `--reset`: ignore the stored checkpoint, start from `startSeqno` (the next checkpoint overwrites it). */
-  reset: boolean;
-};
+import { ConfigError, type ConfigOf, type Field, int, kafkaFields, loadConfig, logFields, metricsFields, type ServiceSpec, str } from '@tonstream/runtime';
 
 const FLAGS = ['--reset'] as const;
 
@@ -49,25 +13,28 @@ function startSeqno(env: string, doc: string): Field<number | 'head'> {
   return { env, doc, default: 'head', accepts: `"head" or ${base.accepts}`, parse: (raw) => (raw.trim() === 'head' ? 'head' : base.parse(raw)) };
 }
 
-const spec = {
-  globalConfig: str('FETCHER_GLOBAL_CONFIG', 'TON global config file path or http(s) URL', '.local/localnet/global.config.json'),
-  kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka bootstrap brokers', ['127.0.0.1:9092']),
-  topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name', ''),
-  startSeqno: startSeqno('FETCHER_START_SEQNO', 'where a first live start begins'),
-  fromSeqno: optionalInt('FETCHER_FROM_SEQNO', 'backfill: first masterchain seqno', 1),
-  toSeqno: optionalInt('FETCHER_TO_SEQNO', 'backfill: last masterchain seqno (default: the head at start)', 1),
+/** The fetcher's environment variables (its README's table is rendered from these). */
+export const FETCHER_CONFIG = {
+  globalConfig: str('FETCHER_GLOBAL_CONFIG', 'TON global config: a file path (waited for until it exists) or an http(s) URL', '.local/localnet/global.config.json'),
+  ...kafkaFields,
+  startSeqno: startSeqno('FETCHER_START_SEQNO', 'where a first live start without a checkpoint begins: `head` or a masterchain seqno'),
+  fromSeqno: optionalInt('FETCHER_FROM_SEQNO', 'backfill mode: first masterchain seqno to publish, then exit (unset: live mode)', 1),
+  toSeqno: optionalInt('FETCHER_TO_SEQNO', 'backfill mode: last masterchain seqno (unset: the head at start); needs FETCHER_FROM_SEQNO', 1),
   concurrency: int('FETCHER_CONCURRENCY', 'masterchain blocks prepared at once', 4, { min: 1, max: 256 }),
-  queryConcurrency: int('FETCHER_QUERY_CONCURRENCY', 'liteserver queries in flight', 32, { min: 1, max: 4096 }),
-  queryTimeoutMs: int('FETCHER_QUERY_TIMEOUT_MS', 'timeout of one liteserver query attempt', 10_000, { min: 100, max: 600_000 }),
-  queryAttempts: int('FETCHER_QUERY_ATTEMPTS', 'attempts per liteserver query', 5, { min: 1, max: 100 }),
-  pollIntervalMs: int('FETCHER_POLL_INTERVAL_MS', 'masterchain head poll interval', 250, { min: 10, max: 60_000 }),
-  progressIntervalMs: int('FETCHER_PROGRESS_INTERVAL_MS', 'progress log interval', 10_000, { min: 100, max: 3_600_000 }),
-  lagDegradedBlocks: int('FETCHER_LAG_DEGRADED_BLOCKS', 'lag in masterchain blocks that makes /healthcheck degraded', 30, { min: 1 }),
-  lagDegradedSeconds: int('FETCHER_LAG_DEGRADED_SECONDS', 'lag in seconds that makes /healthcheck degraded', 60, { min: 1 }),
-  metricsHost: str('METRICS_HOST', 'interface of /metrics and /healthcheck', '127.0.0.1'),
-  metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9101, { min: 0, max: 65535 }),
-  logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
+  queryConcurrency: int('FETCHER_QUERY_CONCURRENCY', 'liteserver queries in flight over all servers', 32, { min: 1, max: 4096 }),
+  queryTimeoutMs: int('FETCHER_QUERY_TIMEOUT_MS', 'timeout (ms) of one liteserver query attempt', 10_000, { min: 100, max: 600_000 }),
+  queryAttempts: int('FETCHER_QUERY_ATTEMPTS', 'attempts per liteserver query, each on the next server', 5, { min: 1, max: 100 }),
+  pollIntervalMs: int('FETCHER_POLL_INTERVAL_MS', 'masterchain head poll interval (ms)', 250, { min: 10, max: 60_000 }),
+  progressIntervalMs: int('FETCHER_PROGRESS_INTERVAL_MS', 'progress log line interval (ms)', 10_000, { min: 100, max: 3_600_000 }),
+  lagDegradedBlocks: int('FETCHER_LAG_DEGRADED_BLOCKS', 'lag in masterchain blocks that makes /healthcheck degraded (live mode)', 30, { min: 1 }),
+  lagDegradedSeconds: int('FETCHER_LAG_DEGRADED_SECONDS', 'lag in seconds that makes /healthcheck degraded (live mode)', 60, { min: 1 }),
+  ...metricsFields(9101),
+  logLevel: { ...logFields.logLevel, doc: 'least severe level logged; `debug` adds one line per published masterchain block' },
 };
+
+/** The fetcher's config; `reset` is the `--reset` argument: ignore the stored checkpoint, start from `startSeqno` (the next checkpoint overwrites it). */
+export type FetcherServiceConfig = ConfigOf<typeof FETCHER_CONFIG> & { reset: boolean };
+
 
 /**
  * Builds the config; bad values, unknown FETCHER_* variables, unknown arguments and a lone
@@ -75,14 +42,14 @@ const spec = {
  * passes them; library callers usually have none).
  */
 export function loadFetcherConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = []): FetcherServiceConfig {
-  const known = new Set(Object.values(spec).map((f) => f.env));
+  const known = new Set(Object.values(FETCHER_CONFIG).map((f) => f.env));
   const unknown = Object.keys(env).filter((k) => k.startsWith('FETCHER_') && !known.has(k));
   const problems = unknown.map((k) => `unknown variable ${k}; accepted: ${[...known].filter((n) => n.startsWith('FETCHER_')).join(', ')}`);
   const unknownArgs = argv.filter((a) => !(FLAGS as readonly string[]).includes(a));
   if (unknownArgs.length > 0) problems.push(`unknown argument${unknownArgs.length > 1 ? 's' : ''} ${unknownArgs.join(' ')}; accepted: ${FLAGS.join(', ')}`);
   let cfg: FetcherServiceConfig | undefined;
   try {
-    cfg = { ...loadConfig(spec, env), reset: argv.includes('--reset') };
+    cfg = { ...loadConfig(FETCHER_CONFIG, env), reset: argv.includes('--reset') };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     problems.push(...err.problems);
@@ -94,3 +61,5 @@ export function loadFetcherConfig(env: NodeJS.ProcessEnv = process.env, argv: re
   if (problems.length > 0 || !cfg) throw new ConfigError(problems);
   return cfg;
 }
+
+export const FETCHER_SERVICE: ServiceSpec<FetcherServiceConfig> = { name: 'fetcher', fields: FETCHER_CONFIG, load: loadFetcherConfig };

@@ -1,6 +1,7 @@
 export { createFetcher, DEFAULT_FETCHER_CONFIG, type Fetcher, type FetcherConfig, type FetcherDeps, type FetcherStatus } from './fetcher.js';
 export { openFetcher, type OpenedFetcher } from './wire.js';
-export { loadFetcherConfig, type FetcherServiceConfig } from './config.js';
+export { FETCHER_CONFIG, FETCHER_SERVICE, loadFetcherConfig, type FetcherServiceConfig } from './config.js';
+export { startFetcher } from './start.js';
 export { createFetcherMetrics, type FetcherMetrics } from './metrics.js';
 export { connectLiteservers, createLiteApi, type LiteApi, type ChainHead, VerifyError } from './lite-api.js';
 export { openKafkaBus, type BlockBus } from './kafka-bus.js';

@@ -1,40 +1,7 @@
 /** The localnet process's configuration: environment variables (see README) and the `--reset` flag. */
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
-import { ConfigError, type Field, int, loadConfig, LOG_LEVELS, type LogLevel, oneOf, str } from '@tonstream/runtime';
-
-export type LocalnetConfig = {
-  /** Interface the liteserver listens on; an IPv4 address, as global configs hold. @default 127.0.0.1 */
-  host: string;
-  /** Liteserver TCP port; 0 picks a free one (the global config tells which). @default 46732 */
-  port: number;
-  /** Time between rounds; a new chain's gen_utime advances with it. A restored chain keeps its own. @default 1000 */
-  roundMs: number;
-  /** Basechain shards of a new chain, a power of two up to 256. @default 2 */
-  shards: number;
-  /** Seeds a new chain (zero state, block random seeds) and its traffic (keys, choices). @default tonstream */
-  seed: string;
-  /** Wallet actions the traffic generator starts per round; 0 turns it off. @default 20 */
-  trafficRate: number;
-  /** Genesis wallets the traffic spreads its actions over; 0: 1.5 x the rate, at least 8. @default 0 */
-  trafficWallets: number;
-  /** Holds the snapshot, the chain's identity, the server key seed and by default the global config. @default .local/localnet */
-  stateDir: string;
-  /** Where the global config for clients is written. @default <stateDir>/global.config.json */
-  globalConfigPath: string;
-  /** Address clients are told in the global config, when it differs from `host` (e.g. 0.0.0.0 in a container). @default host */
-  advertisedHost: string;
-  /** JSON-lines record of every block, transaction and message produced; empty: off. @default '' */
-  ledgerPath: string;
-  /** Stop producing rounds once the masterchain reaches this seqno and keep serving (0: never). @default 0 */
-  stopAtSeqno: number;
-  metricsHost: string;
-  /** @default 9104 */
-  metricsPort: number;
-  logLevel: LogLevel;
-  /** `--reset`: start a new chain even if a snapshot exists. */
-  reset: boolean;
-};
+import { ConfigError, type ConfigOf, type Field, int, loadConfig, logFields, metricsFields, type ServiceSpec, str } from '@tonstream/runtime';
 
 /** Files in the state directory. */
 export const STATE_FILES = {
@@ -76,30 +43,33 @@ function shardCount(env: string, doc: string, def: number): Field<number> {
   };
 }
 
-const spec = {
-  host: ipv4('LOCALNET_HOST', 'interface the liteserver listens on', '127.0.0.1'),
-  port: int('LOCALNET_PORT', 'liteserver TCP port (0: any free port)', 46732, { min: 0, max: 65535 }),
-  roundMs: int('LOCALNET_ROUND_MS', 'milliseconds between rounds of a new chain', 1000, { min: 10, max: 3_600_000 }),
+/** The localnet's environment variables (its README's table is rendered from these). */
+export const LOCALNET_CONFIG = {
+  host: ipv4('LOCALNET_HOST', 'interface the liteserver listens on; an IPv4 address, as global configs hold (written into the global config)', '127.0.0.1'),
+  port: int('LOCALNET_PORT', 'liteserver TCP port; `0` picks a free one (the global config tells which)', 46732, { min: 0, max: 65535 }),
+  roundMs: int('LOCALNET_ROUND_MS', 'milliseconds between rounds of a new chain (its gen_utime advances with it); a restored chain keeps its own', 1000, { min: 10, max: 3_600_000 }),
   shards: shardCount('LOCALNET_SHARDS', 'basechain shards of a new chain', 2),
-  seed: str('LOCALNET_SEED', 'seed of a new chain and of its traffic', 'tonstream'),
-  trafficRate: int('LOCALNET_TRAFFIC_RATE', 'wallet actions per round (0: no traffic)', 20, { min: 0, max: 10_000 }),
-  trafficWallets: int('LOCALNET_TRAFFIC_WALLETS', 'wallets the traffic spreads over (0: 1.5 x the rate, at least 8)', 0, { min: 0, max: 100_000 }),
-  stateDir: str('LOCALNET_STATE_DIR', 'directory for the snapshot, chain identity and server key', '.local/localnet'),
-  globalConfigPath: str('LOCALNET_GLOBAL_CONFIG', 'global config path (empty: <state dir>/global.config.json)', ''),
-  advertisedHost: ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address written into the global config (empty: LOCALNET_HOST)', ''),
-  ledgerPath: str('LOCALNET_LEDGER', 'append a JSON line per round with every block, transaction and message hash (empty: off)', ''),
-  stopAtSeqno: int('LOCALNET_STOP_AT_SEQNO', 'masterchain seqno after which no more rounds are produced; the liteserver keeps serving (0: never)', 0, { min: 0 }),
-  metricsHost: str('METRICS_HOST', 'interface of /metrics and /healthcheck', '127.0.0.1'),
-  metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', 9104, { min: 0, max: 65535 }),
-  logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
+  seed: str('LOCALNET_SEED', 'seed of a new chain (zero state, block random seeds) and of its traffic (keys, choices)', 'tonstream'),
+  trafficRate: int('LOCALNET_TRAFFIC_RATE', 'wallet actions the traffic generator starts per round; `0`: no traffic', 20, { min: 0, max: 10_000 }),
+  trafficWallets: int('LOCALNET_TRAFFIC_WALLETS', 'genesis wallets the traffic spreads its actions over; `0`: 1.5 x the rate, at least 8 (more wallets: more distinct accounts, each less busy)', 0, { min: 0, max: 100_000 }),
+  advertisedHost: { ...ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address clients are told in the global config, when it differs from LOCALNET_HOST (e.g. the container\'s address when listening on 0.0.0.0)', ''), shownDefault: 'LOCALNET_HOST' },
+  ledgerPath: str('LOCALNET_LEDGER', 'append one JSON line per round: every block with its transactions and their message hashes (read with @ton/core); the chain\'s own record for end-to-end checks (empty: off)', ''),
+  stopAtSeqno: int('LOCALNET_STOP_AT_SEQNO', 'stop producing rounds once the masterchain reaches this seqno and keep serving: a chain at rest for exact end-to-end checks (`0`: never)', 0, { min: 0 }),
+  stateDir: str('LOCALNET_STATE_DIR', 'holds the snapshot, the chain\'s identity, the server key seed and by default the global config', '.local/localnet'),
+  globalConfigPath: { ...str('LOCALNET_GLOBAL_CONFIG', 'where the global config for clients is written', ''), shownDefault: '`<state dir>/global.config.json`' },
+  ...metricsFields(9104),
+  logLevel: { ...logFields.logLevel, doc: 'least severe level logged; `debug` logs a line per round, `info` a progress line every 10 rounds' },
 };
+
+/** The localnet's config; `reset` is the `--reset` argument: start a new chain even if a snapshot exists. */
+export type LocalnetConfig = ConfigOf<typeof LOCALNET_CONFIG> & { reset: boolean };
 
 /** Builds the config; every bad variable or argument is reported at once in a ConfigError. */
 export function loadLocalnetConfig(env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv.slice(2)): LocalnetConfig {
   const unknown = argv.filter((a) => !(FLAGS as readonly string[]).includes(a));
   let values;
   try {
-    values = loadConfig(spec, env);
+    values = loadConfig(LOCALNET_CONFIG, env);
   } catch (err) {
     if (err instanceof ConfigError && unknown.length > 0) throw new ConfigError([...err.problems, unknownArgs(unknown)]);
     throw err;
@@ -111,3 +81,5 @@ export function loadLocalnetConfig(env: NodeJS.ProcessEnv = process.env, argv: r
 function unknownArgs(args: string[]): string {
   return `unknown argument${args.length > 1 ? 's' : ''} ${args.join(' ')}; accepted: ${FLAGS.join(', ')}`;
 }
+
+export const LOCALNET_SERVICE: ServiceSpec<LocalnetConfig> = { name: 'localnet', fields: LOCALNET_CONFIG, load: loadLocalnetConfig };

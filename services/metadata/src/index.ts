@@ -5,4 +5,5 @@ export { createHostRate, type HostRate } from './host-rate.js';
 export { retryDelayMs } from './backoff.js';
 export { isPrivateAddress } from './private-address.js';
 export { createMetadataMetrics, type MetadataMetrics } from './metrics.js';
-export { METADATA_CONFIG, type MetadataConfig } from './config.js';
+export { METADATA_CONFIG, METADATA_SERVICE, type MetadataConfig } from './config.js';
+export { startMetadata } from './start.js';

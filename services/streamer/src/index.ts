@@ -2,4 +2,5 @@ export { createStreamingServer, type ServerOptions } from './server.js';
 export { createSource, type Source, type SourceOptions } from './source.js';
 export { admitConnection, createConnectionCounter, requestApiKey, type ConnectionLimits, type LimitDefaults } from './limits.js';
 export { connectKeyVerifier, type KeyVerifier } from './api-keys.js';
-export { STREAMER_CONFIG, type StreamerConfig } from './config.js';
+export { STREAMER_CONFIG, STREAMER_SERVICE, type StreamerConfig } from './config.js';
+export { startStreamer } from './start.js';

@@ -21,7 +21,7 @@ const VESTING = fromHex(VESTING_V1_CODE_HEX);
 const AUCTION = Cell.fromBase64(NFT_AUCTION_V3R2_CODE_BASE64);
 const MULTISIG_V1 = new MultisigWallet([Buffer.alloc(32, 1)], 0, 1, 1).init.code;
 
-/** toncenter-v3.md §4 "Detected interfaces": every name toncenter's `interfaces` can hold. */
+/** docs/toncenter-v3.md §4 "Detected interfaces": every name toncenter's `interfaces` can hold. */
 const TONCENTER_INTERFACES = new Set(`airdrop_interlocker_v1 airdrop_interlocker_v2 bidask_pool bidask_range bidask_lp_multitoken
   bidask_internal_liquidity_vault cron daolama_vault dedust_factory dedust_pool dedust_vault dns gram_miner jetton_master
   jetton_wallet jetton_wallet_v1 jetton_wallet_v2 jetton_wallet_governed tonstake_pool validator_controller locker
@@ -52,7 +52,7 @@ function dictAddresses(cell: Cell | null): string[] {
 }
 
 describe('detectInterfaces() on DNS, multisig, vesting and sale code', () => {
-  // Expected names: toncenter-v3.md §4 "Detected interfaces" and ton-index-go's rule (a listed code
+  // Expected names: docs/toncenter-v3.md §4 "Detected interfaces" and ton-index-go's rule (a listed code
   // hash names one interface; otherwise every interface whose get-methods are all present, sorted).
   it('names codes toncenter lists by hash as that one interface', () => {
     // The vesting wallet, GetGems sale v3r2 (@ton-community/assets-sdk) and auction v3r2 codes hash to listed ones.

@@ -7,7 +7,7 @@ import { WALLET_INTERFACES } from './wallet-codes.js';
 export type ContractInterfaces = { interfaces: string[]; methods: number[] | null };
 
 /**
- * Codes toncenter knows by hash (base64; ton-index-go's detector, toncenter-v3.md §4 "Detected
+ * Codes toncenter knows by hash (base64; ton-index-go's detector, docs/toncenter-v3.md §4 "Detected
  * interfaces"): a known hash names the contract alone, whatever its get-methods. The GetGems sale and
  * auction versions can only be told apart this way (v2/v3 answer the same get_sale_data).
  */

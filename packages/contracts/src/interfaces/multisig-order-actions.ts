@@ -16,7 +16,7 @@ export type OrderAction = {
   body_raw: string | null;
   parsed: boolean;
   error?: string;
-  parsed_body?: Record<string, unknown> | null;
+  parsed_body: Record<string, unknown> | null;
   parsed_body_type: string;
   send_mode: number;
 };

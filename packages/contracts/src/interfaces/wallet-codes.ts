@@ -1,5 +1,5 @@
 /**
- * Standard wallets by code hash (base64), named as toncenter names them (toncenter-v3.md §4 "Wallet
+ * Standard wallets by code hash (base64), named as toncenter names them (docs/toncenter-v3.md §4 "Wallet
  * types"). The hashes are those of the codes @ton/ton deploys; test/unit/api-wallets.test.ts recomputes
  * each from @ton/ton's contracts. Not here: `wallet v4 r1` (@ton/ton has no v4r1 contract to check a
  * hash against) and highload wallets, which toncenter does not parse either (`is_wallet: false`, §2.2).
@@ -22,7 +22,7 @@ export type WalletType =
   | 'wallet v3 r1' | 'wallet v3 r2' | 'wallet v4 r2' | 'wallet v5 beta' | 'wallet v5 r1';
 
 /**
- * toncenter's address book form of an address (toncenter-v3.md §3 AddressBookRow): bounceable
+ * toncenter's address book form of an address (docs/toncenter-v3.md §3 AddressBookRow): bounceable
  * (`EQ…`) unless the account has no code or runs a standard wallet's (`UQ…`). The API's address
  * books and the streamer's use this one rule.
  */

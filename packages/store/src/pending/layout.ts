@@ -1,5 +1,5 @@
 /**
- * The Redis layout of pending (emulated) traces, after toncenter's (traces-and-actions.md §5.3), all
+ * The Redis layout of pending (emulated) traces, after toncenter's (docs/traces-and-actions.md §5.3), all
  * under one prefix (default `tonstream:`):
  *
  * | key | type | content |

@@ -9,7 +9,7 @@ import { readCodeInterfaces } from './tokens.js';
 export type AddressFacts = { codeHash: string | null; interfaces: string[] | null; domain: string | null; /** The address book's user-friendly form is bounceable (bounceableInAddressBook). */ bounceable: boolean };
 
 /**
- * The stored facts of each address an address book shows (toncenter-v3.md §3 AddressBookRow): its
+ * The stored facts of each address an address book shows (docs/toncenter-v3.md §3 AddressBookRow): its
  * latest code hash, the interfaces detected for that code, and its DNS name (readDnsDomains). Code
  * hashes and names are read together, then the interfaces of the codes found. Every address asked
  * gets an entry (null code, no interfaces, no name when nothing is stored).

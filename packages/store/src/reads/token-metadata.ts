@@ -5,7 +5,7 @@ import type { ReadScope } from './scope.js';
 import { readJettonMasters, readJettonWallets, readNftCollections, readNftItems, readTokenAddresses, type Row as TokenRow } from './tokens.js';
 
 /**
- * The `metadata` side object (toncenter-v3.md §1.7, §3 AddressMetadata): one entry per token
+ * The `metadata` side object (docs/toncenter-v3.md §1.7, §3 AddressMetadata): one entry per token
  * address (Jetton masters and wallets, NFT collections and items); a wallet pulls in its master.
  * On-chain TEP-64 content is served as is. Off-chain and semi-chain content comes from the metadata
  * worker's cache (services/metadata) by its URI (an NFT item's: its collection's common content +

@@ -1,5 +1,5 @@
 /**
- * Refusals as toncenter's gateway words them (toncenter-v2.md and toncenter-v3.md §1.2): v2 in its
+ * Refusals as toncenter's gateway words them (docs/toncenter-v2.md and docs/toncenter-v3.md §1.2): v2 in its
  * envelope, v3 as every other v3 error, `{"error": …}`.
  */
 

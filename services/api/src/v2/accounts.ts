@@ -1,13 +1,13 @@
-import { type LiteAccountState, balanceOf, b64, codeHash, extraCurrencies, readLiteAccountState, stateParts, tonlibState } from '../account-state.js';
+import { type LiteAccountState, balanceOf, b64, codeHash, extraCurrencies, readLiteAccountState, stateParts, tonlibState } from '../chain/account-state.js';
 import { beginCell, Cell } from '@ton/core';
-import { friendlyAddress } from '../v3/address.js';
-import { optional, required } from '../v3/params.js';
-import { parseWalletData, walletType } from '../v3/wallets.js';
-import { blockIdExt } from './block-ids.js';
+import { friendlyAddress } from '../chain/address.js';
+import { optional, required } from '../http/params.js';
+import { parseWalletData, walletInformation, walletType } from '../chain/wallets.js';
+import { blockIdExt } from '../chain/block-ids.js';
 import * as kinds from './kinds.js';
 import { defineMethod, type V2Context } from './method.js';
 
-/** Account methods (toncenter-v2.md §2.1): the account's state from the liteserver at the newest or a given masterchain block. */
+/** Account methods (docs/toncenter-v2.md §2.1): the account's state from the liteserver at the newest or a given masterchain block. */
 
 const accountParams = {
   address: required(kinds.address, 'Account address, raw or user-friendly.'),
@@ -99,13 +99,6 @@ export const getExtendedAddressInformation = defineMethod({
     };
   },
 });
-
-/** `ext.accounts.walletInformation` fields of a state (shared with v3 /walletInformation). */
-export function walletInformation(s: LiteAccountState) {
-  const type = tonlibState(s.account) === 'active' ? walletType(codeHash(s.account)) : undefined;
-  const data = type ? parseWalletData(type, stateParts(s.account).data || null) : {};
-  return { type, data };
-}
 
 export const getWalletInformation = defineMethod({
   name: 'getWalletInformation',

@@ -1,12 +1,12 @@
 import { loadShardHashes, parseBoc, Slice } from '@tonstream/block';
-import { optional, required } from '../v3/params.js';
-import { blockIdExt, masterchainBlock, MC_SHARD, resolveBlock } from './block-ids.js';
-import { blocksHeader, readHeaderProof } from './block-header.js';
+import { optional, required } from '../http/params.js';
+import { blockIdExt, masterchainBlock, MC_SHARD, resolveBlock } from '../chain/block-ids.js';
+import { blocksHeader, readHeaderProof } from '../chain/block-header.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Block methods (toncenter-v2.md §2.2), answered by the liteserver. */
+/** Block methods (docs/toncenter-v2.md §2.2), answered by the liteserver. */
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const blockParams = {

@@ -1,27 +1,12 @@
-import { beginCell, Cell, type Dictionary, loadShardStateUnsplit } from '@ton/core';
-import { b64 } from '../account-state.js';
-import type { Liteserver } from '../liteserver.js';
-import { list, optional } from '../v3/params.js';
-import { masterchainBlock } from './block-ids.js';
+import { beginCell, type Cell } from '@ton/core';
+import { b64 } from '../chain/account-state.js';
+import { list, optional } from '../http/params.js';
+import { configDict } from '../chain/config.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Configuration methods (toncenter-v2.md §2.4), from the liteserver's config proof. */
-
-/** The config dictionary (`Hashmap 32 ^Cell`) at a masterchain block. */
-export async function configDict(lite: Liteserver, seqno: number | undefined): Promise<Dictionary<number, Cell>> {
-  const mc = await masterchainBlock(lite, seqno);
-  const info = await lite.configAll(mc);
-  try {
-    const proof = Cell.fromBoc(Buffer.from(info.configProof))[0];
-    const extras = loadShardStateUnsplit(proof.refs[0].beginParse()).extras;
-    if (!extras) throw new Error('no masterchain state extra');
-    return extras.config;
-  } catch (err) {
-    throw new V2Error(502, `liteserver sent an unreadable config proof: ${(err as Error).message}`, { cause: err });
-  }
-}
+/** Configuration methods (docs/toncenter-v2.md §2.4), from the liteserver's config proof. */
 
 const tvmCell = (c: Cell) => ({ '@type': 'tvm.cell', bytes: b64(c.toBoc()) });
 const SEQNO = optional(kinds.seqno, 'Masterchain seqno; default the newest.');

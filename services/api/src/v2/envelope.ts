@@ -1,19 +1,14 @@
+import { HttpError } from '../http/http-error.js';
+
 /**
- * toncenter v2's envelope (toncenter-v2.md §1.3): `{ok: true, result, @extra}` or
+ * toncenter v2's envelope (docs/toncenter-v2.md §1.3): `{ok: true, result, @extra}` or
  * `{ok: false, error, code, @extra}` with the HTTP status equal to `code`. `@extra` is the C++
  * server's `<unix seconds>:<liteserver ids or _>:<elapsed ms>`; clients treat it as opaque.
  */
 
 /** A v2 error: `status` is both the HTTP status and the envelope's `code`. */
-export class V2Error extends Error {
+export class V2Error extends HttpError {
   override name = 'V2Error';
-  constructor(
-    readonly status: number,
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
-  }
 }
 
 export const notFound = (what: string) => new V2Error(404, what);

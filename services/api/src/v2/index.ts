@@ -10,7 +10,7 @@ import { getTokenData } from './tokens.js';
 import { getBlockTransactions, getBlockTransactionsExt, getTransactions, getTransactionsStd, tryLocateResultTx, tryLocateSourceTx, tryLocateTx } from './transactions.js';
 import { detectAddress, detectHash, packAddress, unpackAddress } from './utils.js';
 
-/** Every served v2 method (toncenter-v2.md §2). A new method is one `defineMethod` plus one line here. */
+/** Every served v2 method (docs/toncenter-v2.md §2). A new method is one `defineMethod` plus one line here. */
 export const V2_METHODS: readonly V2Method[] = [
   getAddressInformation,
   getExtendedAddressInformation,

@@ -1,6 +1,6 @@
 import type { ReadScope, Store } from '@tonstream/store';
-import type { Liteserver } from '../liteserver.js';
-import { type Params, type ParsedParams, queryValues } from '../v3/params.js';
+import type { Liteserver } from '../chain/liteserver.js';
+import { type Params, type ParsedParams, queryValues, readParams } from '../http/params.js';
 import { V2Error } from './envelope.js';
 
 /** What a v2 handler gets: typed parameters and where answers come from. */
@@ -14,7 +14,7 @@ export type V2Context<P extends Params> = {
 };
 
 /**
- * One v2 method (toncenter-v2.md §2): its name (and aliases), parameters, HTTP methods and a thin
+ * One v2 method (docs/toncenter-v2.md §2): its name (and aliases), parameters, HTTP methods and a thin
  * handler. The same declaration serves `GET /api/v2/<name>` (query), `POST /api/v2/<name>` (JSON
  * body) and `POST /api/v2/jsonRPC`.
  */
@@ -62,8 +62,5 @@ export function bodyValues(params: Params, body: unknown): Map<string, string[]>
 
 /** Parses a request's values against a declaration: 422 naming a bad parameter. */
 export function parseValues<P extends Params>(params: P, values: URLSearchParams | Map<string, string[]>): ParsedParams<P> {
-  const map = values instanceof URLSearchParams ? queryValues(values) : values;
-  const parsed: Record<string, unknown> = {};
-  for (const [name, param] of Object.entries(params)) parsed[name] = param.read(map.get(name) ?? [], name);
-  return parsed as ParsedParams<P>;
+  return readParams(params, values instanceof URLSearchParams ? queryValues(values) : values);
 }

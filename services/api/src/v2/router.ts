@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Logger } from '@tonstream/runtime';
-import { StoreError, type Store } from '@tonstream/store';
+import type { Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { HttpError } from '../http-error.js';
+import { type Failure, failureOf } from '../http/failure.js';
 import type { IndexState } from '../index-state.js';
-import { type Liteserver, LiteClientError } from '../liteserver.js';
-import { readDeadline } from '../read-deadline.js';
-import { MAX_JSON_BODY_BYTES, parseJson } from '../v3/json-body.js';
-import { MAX_TIMEOUT_MS } from '../v3/params.js';
+import type { Liteserver } from '../chain/liteserver.js';
+import { readDeadline } from '../http/read-deadline.js';
+import { MAX_JSON_BODY_BYTES, parseJson } from '../http/json-body.js';
+import { MAX_TIMEOUT_MS } from '../http/params.js';
 import { errorEnvelope, okEnvelope, PAGE_NOTE, V2Error } from './envelope.js';
 import { bodyValues, parseValues, type V2Method } from './method.js';
 
@@ -15,27 +14,6 @@ export type V2Deps = { store: Store; index: IndexState; lite: Liteserver; testne
 
 /** Index reads of a v2 call end after this long: v3's default (and cap) of X-Timeout. */
 export const V2_READ_TIMEOUT_MS = MAX_TIMEOUT_MS;
-
-/** `requestId`: the id under which the real error is logged, when the message is a generic one. */
-export type V2Failure = { status: number; message: string; requestId?: string };
-
-/**
- * The status and message of any failure, as the v2 envelope reports it. Failures of ours (the index
- * unreachable, a bug) answer a generic message: their text can hold SQL, hosts and internals.
- */
-export function v2Failure(err: unknown, logger: Logger, what: string): V2Failure {
-  if (err instanceof V2Error || err instanceof HttpError || err instanceof LiteClientError) {
-    if (err.status >= 500) logger.warn('v2 call failed', { method: what, status: err.status, err: err.message });
-    return { status: err.status, message: err.message };
-  }
-  const requestId = randomUUID();
-  if (err instanceof StoreError && err.retriable) {
-    logger.warn('v2 call failed: index unavailable', { method: what, request_id: requestId, err });
-    return { status: 503, message: 'index unavailable', requestId };
-  }
-  logger.error('v2 call failed', { method: what, request_id: requestId, err });
-  return { status: 500, message: 'internal server error', requestId };
-}
 
 /** Express JSON parsing with its failures as v2 envelopes (400 not JSON, 413 too large). */
 function jsonBody(req: Request, res: Response, next: NextFunction): void {
@@ -76,7 +54,7 @@ export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Ro
       res.status(200).json({ ...okEnvelope(result, started), ...(page ? { page } : {}), ...echo });
     } catch (err) {
       if (deadline.clientGone()) return; // its reads are cancelled; nobody to answer
-      const { status, message, requestId }: V2Failure = deadline.isTimeout(err) ? { status: 504, message: `timeout: the index query took over ${V2_READ_TIMEOUT_MS} ms` } : v2Failure(err, deps.logger, name);
+      const { status, message, requestId }: Failure = deadline.isTimeout(err) ? { status: 504, message: `timeout: the index query took over ${V2_READ_TIMEOUT_MS} ms` } : failureOf(err, deps.logger, { method: name });
       if (requestId !== undefined) res.setHeader('X-Request-Id', requestId);
       res.status(status).json({ ...errorEnvelope(status, message, started), ...(requestId === undefined ? {} : { request_id: requestId }), ...echo });
     } finally {

@@ -1,15 +1,12 @@
-import { Address, beginCell, type Cell, loadCommonMessageInfo, type Message, type Slice, storeMessage } from '@ton/core';
-import { readLiteAccountState } from '../account-state.js';
-import { estimateFees } from '../fee-estimate.js';
-import { type Liteserver, LiteClientError } from '../liteserver.js';
-import { HttpError } from '../http-error.js';
-import { optional, required, withDefault } from '../v3/params.js';
-import { configDict } from './config.js';
+import { beginCell, type Cell, storeMessage } from '@ton/core';
+import type { Liteserver } from '../chain/liteserver.js';
+import { buildExternal, estimateFee, normalizedHash, sendExternal } from '../chain/send.js';
+import { optional, required, withDefault } from '../http/params.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Sending and fee estimation (toncenter-v2.md §2.6): messages go to the liteserver's sendMessage. */
+/** Sending and fee estimation (docs/toncenter-v2.md §2.6): messages go to the liteserver's sendMessage. */
 
 const bocParam = (what: string) => ({
   ...required(kinds.boc, what),
@@ -18,63 +15,6 @@ const bocParam = (what: string) => ({
     return required(kinds.boc, what).read(texts, name);
   },
 });
-
-/**
- * Skips an inline StateInit: `split_depth:(Maybe (## 5)) special:(Maybe TickTock) code:(Maybe ^Cell)
- * data:(Maybe ^Cell) library:(HashmapE 256 SimpleLib)`, the last three each a bit and a reference.
- */
-function skipStateInit(s: Slice): void {
-  if (s.loadBit()) s.skip(5);
-  if (s.loadBit()) s.skip(2);
-  for (let i = 0; i < 3; i++) if (s.loadBit()) s.loadRef();
-}
-
-/**
- * The BoC as an external-in message, its StateInit skipped (`init` null): @ton/core's loadStateInit
- * reads the library dictionary entry by entry, and a dictionary of 40 cells whose forks point twice
- * to the same child holds 2^40 entries. Nothing here needs the StateInit: the normalised hash drops
- * it, and the liteserver receives the BoC as sent. 422 naming `boc` when it is no such message.
- */
-export function externalMessage(cell: Cell): Message {
-  let m: Message;
-  try {
-    const s = cell.beginParse();
-    const info = loadCommonMessageInfo(s);
-    if (s.loadBit()) {
-      if (s.loadBit()) s.loadRef();
-      else skipStateInit(s);
-    }
-    m = { info, init: null, body: s.loadBit() ? s.loadRef() : s.asCell() };
-  } catch (err) {
-    throw new V2Error(422, `invalid value for parameter "boc": not a message (${(err as Error).message})`);
-  }
-  if (m.info.type !== 'external-in') throw new V2Error(422, `invalid value for parameter "boc": an ${m.info.type} message; only external-in messages can be sent`);
-  return m;
-}
-
-/** TEP-467 normalised hash: src addr_none, import_fee 0, no init, body in a ref. */
-export function normalizedHash(m: Message): Buffer {
-  if (m.info.type !== 'external-in') throw new TypeError('not external-in');
-  const norm: Message = { info: { type: 'external-in', src: null, dest: m.info.dest, importFee: 0n }, init: null, body: m.body };
-  return beginCell().store(storeMessage(norm, { forceRef: true })).endCell().hash();
-}
-
-/**
- * Sends an external-in message. A message the node refuses (LITE_SERVER_UNKNOWN: cannot apply
- * external message …, with its exit code) is the caller's: 400 with the node's words. toncenter
- * answers 500 there (toncenter-v2.md §2.6) except in sendBocReturnHashNoError; an unreachable or
- * slow liteserver stays 503 / 504.
- */
-export async function sendExternal(lite: Liteserver, cell: Cell): Promise<Message> {
-  const m = externalMessage(cell);
-  try {
-    await lite.sendMessage(cell.toBoc());
-  } catch (err) {
-    if (err instanceof LiteClientError && err.status === 500) throw new V2Error(400, err.message, { cause: err });
-    throw err;
-  }
-  return m;
-}
 
 export const sendBoc = defineMethod({
   name: 'sendBoc',
@@ -118,12 +58,6 @@ const queryParams = {
   init_data: optional(kinds.boc, 'Data of the StateInit, a base64 BoC.'),
 };
 
-function buildExternal(p: { address: kinds.V2Address; body: Cell; init_code?: Cell; init_data?: Cell }): Message {
-  if ((p.init_code === undefined) !== (p.init_data === undefined)) throw new HttpError(422, 'init_code and init_data should be used together');
-  const dest = new Address(p.address.workchain, Buffer.from(p.address.hash));
-  return { info: { type: 'external-in', src: null, dest, importFee: 0n }, init: p.init_code && p.init_data ? { code: p.init_code, data: p.init_data } : null, body: p.body };
-}
-
 export const sendQuery = defineMethod({
   name: 'sendQuery',
   summary: 'Builds an external message from address, body and optional StateInit, and sends it',
@@ -136,15 +70,6 @@ export const sendQuery = defineMethod({
     return { '@type': 'ok' };
   },
 });
-
-/** Fees of an external message by emulation on the account's current state (shared with v3 /estimateFee). */
-export async function estimateFee(lite: Liteserver, p: { address: kinds.V2Address; body: Cell; init_code?: Cell; init_data?: Cell }, ignoreChksig: boolean) {
-  const message = buildExternal(p);
-  const [state, config] = await Promise.all([readLiteAccountState(lite, p.address), configDict(lite, undefined)]);
-  const res = await estimateFees(state, message, config, ignoreChksig, Math.max(state.syncUtime, Math.floor(Date.now() / 1000)));
-  if (!res.ok) throw new V2Error(422, `message not accepted by the account: ${res.error}${res.exitCode !== undefined ? ` (exit code ${res.exitCode})` : ''}`);
-  return res.sourceFees;
-}
 
 export const estimateFeeMethod = defineMethod({
   name: 'estimateFee',

@@ -1,15 +1,15 @@
 import { Address, type Cell, Dictionary, type TupleItem } from '@ton/core';
 import { createHash } from 'node:crypto';
-import type { Liteserver } from '../liteserver.js';
-import { friendlyAddress } from '../v3/address.js';
-import { required } from '../v3/params.js';
+import type { Liteserver } from '../chain/liteserver.js';
+import { friendlyAddress } from '../chain/address.js';
+import { required } from '../http/params.js';
 import { V2Error } from './envelope.js';
-import { runGetMethod } from './get-methods.js';
+import { runGetMethod } from '../chain/get-method.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
 /**
- * getTokenData (toncenter-v2.md §2.1) from the standard get-methods (TEP-74 Jettons, TEP-62 NFTs)
+ * getTokenData (docs/toncenter-v2.md §2.1) from the standard get-methods (TEP-74 Jettons, TEP-62 NFTs)
  * run on the liteserver; content decoded per TEP-64 (off-chain URL or on-chain dictionary of the
  * standard keys); an item's content is completed through its collection's get_nft_content. Not here:
  * verification against the master/collection and .ton DNS content.

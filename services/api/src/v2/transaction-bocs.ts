@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
-import type { Liteserver } from '../liteserver.js';
-import { LiteClientError } from '../liteserver.js';
+import type { Liteserver } from '../chain/liteserver.js';
+import { LiteClientError } from '../chain/liteserver.js';
 
 /**
  * The raw transaction BoCs (`data` of v2 transactions) the index does not keep, fetched from the

@@ -1,10 +1,10 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { messageKey } from '@tonstream/store';
 import { Address, beginCell, Cell, Dictionary, loadMessage, loadTransaction, storeStateInit } from '@ton/core';
-import { friendlyAddress, parseAddress, rawAddress } from '../v3/address.js';
+import { friendlyAddress, parseAddress, rawAddress } from '../chain/address.js';
 
 /**
- * Indexed transactions in v2's shapes (toncenter-v2.md §3.1): `ext.transaction` / `ext.message`
+ * Indexed transactions in v2's shapes (docs/toncenter-v2.md §3.1): `ext.transaction` / `ext.message`
  * (getTransactions, tryLocate*) and `raw.transaction` / `raw.message` (getBlockTransactionsExt).
  * `data` is the raw BoC from the liteserver ("" where it keeps it no more).
  */

@@ -1,9 +1,9 @@
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { readBlocks, readMessages, readTransactionBocs, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
 import { Cell, loadTransaction } from '@ton/core';
-import { type Liteserver, LiteClientError } from '../liteserver.js';
-import { optional, type Param, required, withDefault } from '../v3/params.js';
-import { signedShard } from './block-ids.js';
+import { type Liteserver, LiteClientError } from '../chain/liteserver.js';
+import { optional, type Param, required, withDefault } from '../http/params.js';
+import { signedShard } from '../chain/block-ids.js';
 import { type PageNote, V2Error, withPageNote } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod, type V2Context } from './method.js';
@@ -11,7 +11,7 @@ import { transactionBocs } from './transaction-bocs.js';
 import { extTransaction, extTransactionFromBoc, rawTransaction, rawTransactionExt, type Shaping } from './transaction-objects.js';
 
 /**
- * Transaction methods (toncenter-v2.md §2.3) from the index, bounded by the watermark: history of
+ * Transaction methods (docs/toncenter-v2.md §2.3) from the index, bounded by the watermark: history of
  * any age the index holds, with no archival flag. The raw BoCs (`data`) come from the index too
  * (migration 12); the liteserver is asked only for those of transactions indexed before it.
  */

@@ -1,10 +1,10 @@
-import { friendlyAddress } from '../v3/address.js';
-import { required } from '../v3/params.js';
+import { friendlyAddress } from '../chain/address.js';
+import { required } from '../http/params.js';
 import { V2Error } from './envelope.js';
 import * as kinds from './kinds.js';
 import { defineMethod } from './method.js';
 
-/** Address and hash forms (toncenter-v2.md §2.7): pure functions of the parameter. */
+/** Address and hash forms (docs/toncenter-v2.md §2.7): pure functions of the parameter. */
 
 const ADDRESS = { address: required(kinds.anyAddress, 'An address, raw or user-friendly.') };
 

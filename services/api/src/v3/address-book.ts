@@ -1,11 +1,11 @@
 import { bounceableInAddressBook } from '@tonstream/contracts';
 import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
-import { friendlyAddress, parseAddress } from './address.js';
+import { friendlyAddress, parseAddress } from '../chain/address.js';
 
 export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] | null };
 
 /**
- * toncenter's rule (toncenter-v3.md §3 AddressBookRow): bounceable unless the account has no code
+ * toncenter's rule (docs/toncenter-v3.md §3 AddressBookRow): bounceable unless the account has no code
  * (no state stored, uninit, nonexist) or runs a known wallet code; test-only flag on testnet.
  * `domain` is the address's DNS name (readDnsDomains), null when it has none.
  */

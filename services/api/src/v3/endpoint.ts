@@ -1,14 +1,15 @@
 import type { ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
-import { HttpError } from '../http-error.js';
+import { HttpError } from '../http/http-error.js';
 import type { IndexState } from '../index-state.js';
-import { readDeadline } from '../read-deadline.js';
-import { type Liteserver, noLiteserver } from '../liteserver.js';
-import { bodyValues, jsonBody } from './json-body.js';
-import type { PendingReader } from './pending.js';
-import type { JsonSchema } from './kinds.js';
+import { readDeadline } from '../http/read-deadline.js';
+import { type Liteserver, noLiteserver } from '../chain/liteserver.js';
+import { bodyValues, jsonBody } from '../http/json-body.js';
+import type { PendingReader } from './pending/pending.js';
+import type { Schema } from '../http/schema-kit.js';
 import { createWatermarkCache } from './watermark-cache.js';
-import { MAX_TIMEOUT_MS, type Params, type ParsedParams, parseRequest, queryValues, type RequestDefaults, SETTINGS, type Settings } from './params.js';
+import { MAX_TIMEOUT_MS, type Params, type ParsedParams, queryValues, type RequestDefaults } from '../http/params.js';
+import { parseRequest, SETTINGS, type Settings } from './request.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {
@@ -31,7 +32,7 @@ export type EndpointContext<P extends Params> = {
  * call the store's read layer, shape the answer). Routing, errors, headers and the OpenAPI document
  * all come from this one object.
  */
-export type Endpoint<P extends Params = Params> = {
+export type Endpoint<P extends Params = Params, R = unknown> = {
   /** Under /api/v3, e.g. `/blocks`. */
   path: string;
   operationId: string;
@@ -39,10 +40,12 @@ export type Endpoint<P extends Params = Params> = {
   description?: string;
   tag: string;
   params: P;
-  /** Schema of the 200 answer (usually a `$ref` into openapi.ts's components). */
-  response: JsonSchema;
+  /** Schema of the 200 answer (usually a `ref` to a component); the handler must answer its type. */
+  response: Schema<R>;
   /** The 404 message, when the endpoint answers 404 for "nothing there" (documented in OpenAPI). */
   notFound?: string;
+  /** Other statuses it answers with `{"error": …}` and what each means (documented in OpenAPI). */
+  errors?: Readonly<Record<number, string>>;
   /**
    * The answer depends only on the parameters and the watermark (no per-request input like a key):
    * one computation per (watermark, parameters) is shared by every request until the watermark moves
@@ -52,13 +55,17 @@ export type Endpoint<P extends Params = Params> = {
   sharedPerWatermark?: boolean | ((params: ParsedParams<P>) => boolean);
   /** HTTP methods served; with `post` the parameters come as a JSON object body. @default ['get'] */
   methods?: readonly HttpMethod[];
-  handle(ctx: EndpointContext<P>): Promise<unknown>;
+  handle(ctx: EndpointContext<P>): Promise<NoInfer<R>>;
 };
 
 export type HttpMethod = 'get' | 'post';
 
-/** Keeps P's type for the handler; the result is stored in a list of `Endpoint`. */
-export function defineEndpoint<P extends Params>(endpoint: Endpoint<P>): Endpoint {
+/**
+ * Types the handler by the declaration: its parameters by `params`, its answer by `response` (a
+ * handler answering other than the schema declares does not compile). The result joins the list of
+ * `Endpoint`s, where handlers are called with the parameters their own declaration parsed.
+ */
+export function defineEndpoint<P extends Params, R>(endpoint: Endpoint<P, R>): Endpoint {
   return endpoint as unknown as Endpoint;
 }
 

@@ -1,23 +1,23 @@
 import express from 'express';
-import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts.js';
-import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks.js';
-import { decodeEndpoint } from './decode.js';
-import { LEGACY_ENDPOINTS } from './legacy.js';
+import { accountStatesEndpoint, addressBookEndpoint, metadataEndpoint, topAccountsByBalanceEndpoint, walletStatesEndpoint } from './accounts/accounts.js';
+import { blocksEndpoint, masterchainBlockShardsEndpoint, masterchainBlockShardStateEndpoint, masterchainInfoEndpoint } from './blocks/blocks.js';
+import { decodeEndpoint } from './decode/decode.js';
+import { LEGACY_ENDPOINTS } from './legacy/legacy.js';
 import { docsPageRouter } from './docs-page.js';
 import { type Endpoint, type V3Deps, v3Router } from './endpoint.js';
-import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './messages.js';
+import { adjacentTransactionsEndpoint, messagesEndpoint, transactionsByMessageEndpoint } from './transactions/messages.js';
 import { openApiDocument } from './openapi.js';
 import { checkResponses, openApiResponseCheck } from './response-check.js';
-import { pendingActionsEndpoint, pendingTracesEndpoint, pendingTransactionsEndpoint } from './pending.js';
-import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions.js';
-import { actionsEndpoint } from './actions.js';
-import { eventsEndpoint, tracesEndpoint } from './traces.js';
-import { jettonBurnsEndpoint, jettonMastersEndpoint, jettonTransfersEndpoint, jettonWalletsEndpoint } from './jettons.js';
-import { nftCollectionsEndpoint, nftItemsEndpoint, nftTransfersEndpoint } from './nfts.js';
-import { dnsRecordsEndpoint } from './dns.js';
-import { multisigOrdersEndpoint, multisigWalletsEndpoint } from './multisig.js';
-import { nftSalesEndpoint } from './nft-sales.js';
-import { vestingEndpoint } from './vesting.js';
+import { pendingActionsEndpoint, pendingTracesEndpoint, pendingTransactionsEndpoint } from './pending/pending.js';
+import { transactionsByMasterchainBlockEndpoint, transactionsEndpoint } from './transactions/transactions.js';
+import { actionsEndpoint } from './traces/actions.js';
+import { eventsEndpoint, tracesEndpoint } from './traces/traces.js';
+import { jettonBurnsEndpoint, jettonMastersEndpoint, jettonTransfersEndpoint, jettonWalletsEndpoint } from './tokens/jettons.js';
+import { nftCollectionsEndpoint, nftItemsEndpoint, nftTransfersEndpoint } from './tokens/nfts.js';
+import { dnsRecordsEndpoint } from './contracts/dns.js';
+import { multisigOrdersEndpoint, multisigWalletsEndpoint } from './contracts/multisig.js';
+import { nftSalesEndpoint } from './contracts/nft-sales.js';
+import { vestingEndpoint } from './contracts/vesting.js';
 
 /** Every served v3 endpoint. A new endpoint is one module with `defineEndpoint` plus one line here. */
 export const V3_ENDPOINTS: readonly Endpoint[] = [

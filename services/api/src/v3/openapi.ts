@@ -1,8 +1,11 @@
 import type { Endpoint } from './endpoint.js';
-import { bodySchema, MAX_JSON_BODY_BYTES } from './json-body.js';
-import type { JsonSchema } from './kinds.js';
-import { DEFAULT_LIMIT, type Param, type RequestDefaults, SETTINGS } from './params.js';
-import { SCHEMAS, ref } from './schemas.js';
+import { bodySchema, MAX_JSON_BODY_BYTES } from '../http/json-body.js';
+import type { JsonSchema } from '../http/kinds.js';
+import { DEFAULT_LIMIT, type Param, type RequestDefaults } from '../http/params.js';
+import { SETTINGS } from './request.js';
+import { ref } from '../http/schema-kit.js';
+import { SCHEMAS } from './components.js';
+import { ErrorSchema } from './schemas.js';
 
 /** OpenAPI 3.0 document of the served v3 endpoints, built from their declarations (nothing hand-kept). */
 export type OpenApiResponse = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }> };
@@ -20,12 +23,13 @@ export function openApiDocument(endpoints: readonly Endpoint[], version: string,
   for (const e of endpoints) {
     const responses: Record<string, OpenApiResponse> = {
       200: { description: 'OK', headers: INDEX_HEADERS, content: json(e.response) },
-      422: { description: 'A parameter is invalid (the message names it)', content: json(ref('Error')) },
-      500: { description: 'A failure of the server (logged under the answer\'s request_id)', content: json(ref('Error')) },
-      503: { description: 'The index store is unavailable', content: json(ref('Error')) },
-      504: { description: 'The query exceeded X-Timeout', content: json(ref('Error')) },
+      422: { description: 'A parameter is invalid (the message names it)', content: json(ref(ErrorSchema)) },
+      500: { description: 'A failure of the server (logged under the answer\'s request_id)', content: json(ref(ErrorSchema)) },
+      503: { description: 'The index store is unavailable', content: json(ref(ErrorSchema)) },
+      504: { description: 'The query exceeded X-Timeout', content: json(ref(ErrorSchema)) },
     };
-    if (e.notFound) responses[404] = { description: e.notFound, content: json(ref('Error')) };
+    if (e.notFound) responses[404] = { description: e.notFound, content: json(ref(ErrorSchema)) };
+    for (const [status, description] of Object.entries(e.errors ?? {})) responses[status] = { description, content: json(ref(ErrorSchema)) };
     const common = { summary: e.summary, ...(e.description ? { description: e.description } : {}), tags: [e.tag] };
     const settings = Object.entries(SETTINGS).map(([name, p]) => parameter(name, p as Param<unknown>));
     const methods = e.methods ?? ['get'];
@@ -61,8 +65,8 @@ const json = (schema: JsonSchema) => ({ 'application/json': { schema } });
 const postOperationId = (id: string) => `post${id.replace(/^get/, '').replace(/^./, (c) => c.toUpperCase())}`;
 
 const POST_RESPONSES = {
-  400: { description: 'The request body is not JSON', content: json(ref('Error')) },
-  413: { description: `The request body is over ${MAX_JSON_BODY_BYTES} bytes`, content: json(ref('Error')) },
+  400: { description: 'The request body is not JSON', content: json(ref(ErrorSchema)) },
+  413: { description: `The request body is over ${MAX_JSON_BODY_BYTES} bytes`, content: json(ref(ErrorSchema)) },
 };
 
 const INDEX_HEADERS = {

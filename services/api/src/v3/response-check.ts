@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { RequestHandler } from 'express';
-import type { JsonSchema } from './kinds.js';
+import type { JsonSchema } from '../http/kinds.js';
 import type { OpenApiDocument, OpenApiOperation } from './openapi.js';
 
 /**
@@ -16,21 +16,38 @@ export type ResponseCheck = (method: string, route: string, status: number, body
 const ROOT_ID = 'openapi';
 
 export function openApiResponseCheck(doc: OpenApiDocument): ResponseCheck {
-  const ajv = new Ajv({ strict: false, validateFormats: false });
-  ajv.addSchema({ $id: ROOT_ID, definitions: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, toJsonSchema(s)])) });
-  const validators = new Map<string, ValidateFunction>();
+  let ajv: Ajv | undefined;
+  const ajvWithComponents = () => {
+    if (!ajv) {
+      ajv = new Ajv({ strict: false, validateFormats: false });
+      ajv.addSchema({ $id: ROOT_ID, definitions: Object.fromEntries(Object.entries(doc.components.schemas).map(([name, s]) => [name, toJsonSchema(s)])) });
+    }
+    return ajv;
+  };
+  // Compiled on first use, one validator per distinct schema: compiling all of them up front cost
+  // every API start 1.1 s of CPU, and a process answers few of the ~500 (route, status) pairs.
+  const schemas = new Map<string, JsonSchema>();
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item) as [string, OpenApiOperation][]) {
       for (const [status, response] of Object.entries(operation.responses)) {
         const schema = response.content?.['application/json']?.schema;
-        if (schema) validators.set(`${method} ${path} ${status}`, ajv.compile(toJsonSchema(schema)));
+        if (schema) schemas.set(`${method} ${path} ${status}`, schema);
       }
     }
   }
+  const compiled = new Map<string, ValidateFunction>();
+  const validatorOf = (schema: JsonSchema) => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajvWithComponents().compile(toJsonSchema(schema))));
+    return validate;
+  };
   return (method, route, status, body) => {
-    const validate = validators.get(`${method.toLowerCase()} ${route} ${status}`);
-    if (!validate) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
-    return validate(body) ? null : ajv.errorsText(validate.errors, { dataVar: 'body' });
+    const schema = schemas.get(`${method.toLowerCase()} ${route} ${status}`);
+    if (!schema) return `status ${status} of ${method.toUpperCase()} ${route} is not in the document`;
+    const validate = validatorOf(schema);
+    if (validate(body)) return null;
+    return (validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message}${'additionalProperty' in e.params ? `: ${String(e.params.additionalProperty)}` : ''}`).join('; ');
   };
 }
 
@@ -61,8 +78,15 @@ export function checkResponses(check: ResponseCheck, reject: boolean, report: (r
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       const route = res.locals.route as string | undefined;
-      const problem = route === undefined ? null : check(req.method, route, res.statusCode, JSON.parse(JSON.stringify(body) ?? 'null'));
-      if (problem === null || route === undefined) return json(body);
+      if (route === undefined) return json(body);
+      const wire = JSON.stringify(body);
+      const problem = check(req.method, route, res.statusCode, JSON.parse(wire ?? 'null'));
+      if (problem === null) {
+        if (wire === undefined) return json(body);
+        // What res.json does, without serializing again: the text checked is the text sent.
+        if (!res.get('Content-Type')) res.type('json');
+        return res.send(wire);
+      }
       report(route, problem);
       if (!reject) return json(body);
       res.status(500);

@@ -1,0 +1,33 @@
+/**
+ * Variables several services read, declared once. A service composes these into its fields
+ * (`{ ...kafkaFields, ...metricsFields(9102), ... }`); where the meaning differs for one service it
+ * overrides the doc only (`{ ...redisFields.redisUrl, doc: '…' }`), never the name, default or check.
+ */
+import { hostPorts, int, oneOf, str, url } from './config.js';
+import { LOG_LEVELS } from './logger.js';
+
+export const kafkaFields = {
+  kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka bootstrap brokers', ['127.0.0.1:9092']),
+  topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name and consumer group (isolates deployments and test runs sharing a cluster)', ''),
+};
+
+export const clickhouseFields = {
+  clickhouseUrl: url('CLICKHOUSE_URL', 'ClickHouse HTTP endpoint of the index', 'http://127.0.0.1:8123'),
+  clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'ClickHouse database holding the index', 'tonstream'),
+};
+
+export const redisFields = {
+  redisUrl: url('REDIS_URL', 'Redis URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
+};
+
+export const logFields = {
+  logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
+};
+
+/** Where `/metrics` and `/healthcheck` listen; each service has a default port of its own. */
+export function metricsFields(defaultPort: number) {
+  return {
+    metricsHost: str('METRICS_HOST', 'interface of /metrics and /healthcheck', '127.0.0.1'),
+    metricsPort: int('METRICS_PORT', 'port of /metrics and /healthcheck', defaultPort, { min: 0, max: 65535 }),
+  };
+}

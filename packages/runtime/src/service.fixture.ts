@@ -1,0 +1,21 @@
+/**
+ * A service for service.test.ts, run as a child process: FIXTURE_MODE says how it behaves; its
+ * stop prints `stop called`. No servers besides its own /metrics on a free port.
+ */
+import { int, logFields, metricsFields, oneOf } from './index.js';
+import { runService, serviceSpec } from './service.js';
+
+const SPEC = serviceSpec('fixture', {
+  ...logFields,
+  ...metricsFields(0),
+  mode: oneOf('FIXTURE_MODE', 'how the fixture behaves', ['run', 'fail-after-start', 'throw-in-start'] as const, 'run'),
+  rounds: int('FIXTURE_ROUNDS', 'a number to validate', 1, { min: 1, max: 10 }),
+});
+
+await runService(SPEC, async (config, ctx) => {
+  if (config.mode === 'throw-in-start') throw new Error('cannot reach the thing');
+  ctx.health(() => ({ status: 'ok', reasons: [] }));
+  if (config.mode === 'fail-after-start') setImmediate(() => ctx.fail('consumer gone for good', new Error('topic deleted')));
+  ctx.logger.info('fixture started');
+  return async () => void process.stdout.write('stop called\n');
+});

@@ -1,0 +1,11 @@
+/** An error with the HTTP status toncenter uses for it; the body is `{"error": message}` (v2: the envelope). */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'HttpError';
+  }
+}
