@@ -22,7 +22,12 @@ const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Rounds of 400 ms: traffic for the resuming client's 2 minutes, plus the start and the finish. */
-const STOP_AT = 380;
+/**
+ * Rounds of 1 s: the resuming client's 2 minutes take ~120 rounds, so the chain stops 30 rounds after
+ * that. (At 400 ms it ran 380 rounds, and two loaded cores made each one last ~0.9 s anyway.)
+ */
+const ROUND_MS = 1_000;
+const STOP_AT = 150;
 /**
  * Wallet actions per round: the followed accounts (every wallet of the first rounds) are still touched
  * in every round, so the resuming client's 2 minutes hold far more than the 50 events it must get back.
@@ -33,7 +38,7 @@ const RECONNECTS = 20;
 const RESUME_MS = 120_000;
 /** Shortest life of one resuming connection, so every one gets its response before it is cut. */
 const MIN_CONNECTION_MS = 300;
-/** Upper bound of the traffic test: ~3.5 min on a quiet machine, much longer on a loaded one (rounds slow down). */
+/** Upper bound of the traffic test: ~2.5 min on a quiet machine, longer on a loaded one (rounds slow down). */
 const RUN_TIMEOUT_S = 1_100;
 
 
@@ -90,7 +95,7 @@ beforeAll(async () => {
   apiBase = `http://127.0.0.1:${apiPort}`;
   await start('api', { API_PORT: String(apiPort), API_STREAMING_URL: base, REDIS_URL, API_REDIS_PREFIX: redisPrefix });
   await procs.api.waitFor(/api listening/);
-  await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: '400', LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
+  await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: String(ROUND_MS), LOCALNET_TRAFFIC_RATE: String(TRAFFIC_RATE), LOCALNET_SEED: `stream-${run}`, LOCALNET_LEDGER: ledgerPath, LOCALNET_STOP_AT_SEQNO: String(STOP_AT) }, ['--reset']);
   await procs.localnet.waitFor(/localnet serving/);
   await start('writer');
   await start('decoder');
