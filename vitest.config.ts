@@ -1,12 +1,38 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
-// Two suites: `unit` (pure logic, no servers, beside the code) and `integration` (real Kafka,
-// ClickHouse and Redis started by deploy/local/services.sh). Workspace packages resolve to their
+// Four projects (test/README.md): `unit` (pure logic, no servers, beside the code), and `integration`,
+// `e2e` and `conformance` (real Kafka, ClickHouse and Redis started by deploy/local/services.sh). Workspace packages resolve to their
 // TypeScript sources through the `tonstream-source` export condition, so tests need no build.
 // Tests run in Vite's server (ssr) environment, which takes its conditions from `ssr.resolve`: with
 // `resolve` alone, an import of one workspace package from another's source fell through to dist/.
 const resolve = { conditions: ['tonstream-source'] };
 const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
+
+/** Suites that run the local network and most of the pipeline as processes (test/README.md). */
+const E2E = [
+  'contracts-localnet', 'ops-stack', 'pending-e2e', 'pipeline-e2e', 'streaming', 'streaming-jetton', 'streaming-metadata',
+  'streaming-watermark', 'tokens-localnet', 'tracer-actions-e2e', 'tracer-e2e', 'tracer-gives-up',
+].map((name) => `test/integration/${name}.test.ts`);
+/** Suites that hold tonstream to an outside judge: toncenter's clients, its OpenAPI document, a browser, a current ClickHouse. */
+const CONFORMANCE = ['api-docs-browser', 'api-v2-clients', 'api-v3-schemathesis', 'ops-promtool', 'store-chdb', 'toncenter-sdk'].map((name) => `test/integration/${name}.test.ts`);
+
+/** A project whose suites need Kafka, ClickHouse and Redis (deploy/local/services.sh). */
+function serverProject(name: string, include: string[], exclude: string[] = []) {
+  return {
+    resolve,
+    ssr,
+    test: {
+      name,
+      include,
+      exclude: [...configDefaults.exclude, ...exclude],
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
+      globalSetup: ['test/support/integration-setup.ts'],
+      // Every v3 answer a test receives, from an API in-process or spawned, matches the served OpenAPI document.
+      env: { API_CHECK_RESPONSES: 'reject' },
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -27,19 +53,9 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      {
-        resolve,
-        ssr,
-        test: {
-          name: 'integration',
-          include: ['test/integration/**/*.test.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          globalSetup: ['test/support/integration-setup.ts'],
-          // Every v3 answer a test receives, from an API in-process or spawned, matches the served OpenAPI document.
-          env: { API_CHECK_RESPONSES: 'reject' },
-        },
-      },
+      serverProject('integration', ['test/integration/**/*.test.ts'], [...E2E, ...CONFORMANCE]),
+      serverProject('e2e', E2E),
+      serverProject('conformance', CONFORMANCE),
     ],
   },
 });

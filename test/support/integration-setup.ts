@@ -4,10 +4,12 @@ import { join } from 'node:path';
 import { deleteRecordedTopics, PREFIXES_ENV } from './kafka-topics.js';
 
 /**
- * vitest globalSetup of the integration project: the topic prefixes the suites' services use are
+ * vitest globalSetup of the projects with servers (integration, e2e, conformance): the topic prefixes the suites' services use are
  * collected (kafka-topics.ts) and their topics deleted when the run ends.
  */
-export default function setup(): () => Promise<void> {
+export default function setup(): (() => Promise<void>) | undefined {
+  // The integration, e2e and conformance projects each name this setup: the first one run collects for all.
+  if (process.env[PREFIXES_ENV]) return undefined;
   const file = join(mkdtempSync(join(tmpdir(), 'tonstream-topics-')), 'prefixes');
   process.env[PREFIXES_ENV] = file;
   return async () => {
