@@ -7,6 +7,7 @@ import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { connectPendingRedis } from '../../services/api/src/pending-redis.js';
 import type { PendingReader } from '../../services/api/src/v3/pending/pending.js';
+import { dropDatabase } from '../support/clickhouse.js';
 
 /** `pending`: the pending endpoints' Redis (REDIS_URL) under a prefix of this run's own. */
 export type ApiUnderTest = { store: Store; base: string; pending: PendingReader; stop(): Promise<void> };
@@ -31,8 +32,8 @@ export async function startApi(clickhouseUrl: string, database: string, options:
     async stop() {
       await new Promise<void>((r) => server.close(() => r()));
       pending.redis.disconnect();
-      await store.command(`DROP DATABASE IF EXISTS ${database}`);
       await store.close();
+      await dropDatabase(clickhouseUrl, database);
     },
   };
 }

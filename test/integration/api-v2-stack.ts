@@ -6,6 +6,7 @@ import { readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { createStore, type Store } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { type LedgerRound, readLedger } from '../support/ledger.js';
 
 /**
  * The whole stack on the local network for the v2 suites: localnet -> fetcher -> Kafka -> decoder ->
@@ -17,8 +18,6 @@ const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 /** Fast rounds: transactions are indexed within a second or two. */
 const ROUND_MS = 400;
 
-export type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string; transactions: LedgerTx[] }[] };
 /** `<LOCALNET_STATE_DIR>/wallets.json`: the prefunded wallets the local network writes at start. */
 export type WalletEntry = { mnemonic: string; version: 'v4r2' | 'v5r1'; address: string; balance: string };
 
@@ -92,7 +91,7 @@ export async function startV2Stack(name: string, options: StackOptions = {}): Pr
     lite,
     store,
     database,
-    ledger: () => (existsSync(ledgerPath) ? readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound) : []),
+    ledger: () => readLedger(ledgerPath),
     wallets: () => JSON.parse(readFileSync(join(stateDir, 'wallets.json'), 'utf8')) as WalletEntry[],
     indexedAt: (seqno, timeoutMs = 90_000) =>
       eventually(

@@ -4,7 +4,9 @@ import { mnemonicToPrivateKey } from '@ton/crypto';
 import { configParseValidatorSet, WalletContractV4 } from '@ton/ton';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../support/processes.js';
-import { type LedgerRound, type LedgerTx, rpc, startV2Stack, type V2Stack } from './api-v2-stack.js';
+import { type LedgerRound, type LedgerTx } from '../support/ledger.js';
+import { rpc, startV2Stack, type V2Stack } from './api-v2-stack.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * Every v2 method on the whole stack (localnet -> fetcher -> decoder -> writer -> api): the success
@@ -58,7 +60,6 @@ async function fails(r: Promise<{ status: number; body: Envelope }>, status: num
   expect(body.error).toMatch(message);
 }
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const MC_SHARD = '-9223372036854775808';
 
 async function chainLast() {

@@ -8,6 +8,7 @@ import type { AccountStateRecord } from '@tonstream/records';
 import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, getJson, type Json, okJson, startApi } from './api-server.js';
+import { raw } from '../support/ledger.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const LOCALNET = join(import.meta.dirname, '../fixtures/localnet');
@@ -29,7 +30,6 @@ const coreAccount = (status: string): { cell: Cell; account: Account } | undefin
 };
 
 const WATERMARK = 8;
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const publicKey = Buffer.alloc(32, 9);
 const v4 = WalletContractV4.create({ workchain: 0, publicKey });
 const v5 = WalletContractV5R1.create({ publicKey });

@@ -6,8 +6,9 @@ import { recordBatch, saveWatermark, type Store, writeBatch } from '@tonstream/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, getJson, type Json, okJson, startApi } from './api-server.js';
 import {
-  auction, CONTRACTS, contractStates, dictAddresses, dnsItem, dnsWallet, dnsWalletLater, multisig, order, payee, proposer, raw, sale, signers, vesting, vestingOwner, vestingSender, whitelisted,
+  auction, CONTRACTS, contractStates, dictAddresses, dnsItem, dnsWallet, dnsWalletLater, multisig, order, payee, proposer, sale, signers, vesting, vestingOwner, vestingSender, whitelisted,
 } from './contract-states.js';
+import { raw } from '../support/ledger.js';
 
 /*
  * /dns/records, /multisig/wallets, /multisig/orders, /vesting and /nft/sales over states the writer

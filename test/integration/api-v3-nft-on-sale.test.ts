@@ -5,7 +5,8 @@ import { dnsCategoryKey } from '@tonstream/contracts';
 import { recordBatch, saveWatermark, writeBatch } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, type Json, okJson, startApi } from './api-server.js';
-import { AUCTION, builtState, DNS, raw } from './contract-states.js';
+import { AUCTION, builtState, DNS } from './contract-states.js';
+import { raw } from '../support/ledger.js';
 
 /*
  * `/nft/items` sale fields and `include_on_sale`, and `address_book[...].domain`, over states the

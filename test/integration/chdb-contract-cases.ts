@@ -1,7 +1,8 @@
 import type { readDnsDomains, readDnsEntries, readMultisigOrders, readMultisigWallets, readNftSales, readNftSalesBySeller, readSalesOfItems, readVestingContracts, ReadScope, Store } from '@tonstream/store';
 import {
-  auction, auctionSeller, dnsItem, dnsNamedWallet, dnsWallet, dnsWalletLater, multisig, order, proposer, raw, sale, saleNft, saleSeller, signers, vesting, vestingOwner, vestingSender, whitelisted,
+  auction, auctionSeller, dnsItem, dnsNamedWallet, dnsWallet, dnsWalletLater, multisig, order, proposer, sale, saleNft, saleSeller, signers, vesting, vestingOwner, vestingSender, whitelisted,
 } from './contract-states.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * store-chdb.test.ts's cases for the contract reads (migration 13) over `contractStates()`: every

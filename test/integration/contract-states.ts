@@ -6,6 +6,7 @@ import { dnsCategoryKey } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { VESTING_V1_CODE_HEX } from '../../packages/localnet/src/traffic/vesting.js';
 import { DNS_ITEM_CODE_HEX, MULTISIG_ORDER_CODE_HEX, MULTISIG_V2_CODE_HEX, NFT_AUCTION_V3R2_CODE_BASE64 } from '../../packages/contracts/src/test-support/contract-codes.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * Contract states for the contract tables' tests (migration 13): a .ton DNS item, a multisig v2
@@ -13,7 +14,6 @@ import { DNS_ITEM_CODE_HEX, MULTISIG_ORDER_CODE_HEX, MULTISIG_V2_CODE_HEX, NFT_A
  * with data built as its layout says (the tests compare with the code's own get-methods).
  */
 
-export const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const addr = (label: string) => new Address(0, createHash('sha256').update(label).digest());
 const fromHex = (hex: string) => Cell.fromBoc(Buffer.from(hex, 'hex'))[0];
 

@@ -10,6 +10,7 @@ import { createStore, type Store, str } from '@tonstream/store';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * Vesting and multisig v1 end to end (issue 14): the local network's traffic deploys a vesting
@@ -35,7 +36,6 @@ let store: Store;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers, checked field by field
 type Json = Record<string, any>;
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 async function ok(path: string): Promise<Json> {
   const res = await fetch(`${base}/api/v3${path}`);

@@ -19,6 +19,7 @@ import { EMULATOR_GROUP_ID } from '../../services/emulator/src/service.js';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
+import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
 
 /**
  * The emulator service on the local network: real localnet (liteserver), Kafka, the API, and a Redis
@@ -72,8 +73,6 @@ const seqnos = new Map<string, number>();
 type WalletKeys = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer };
 const wallets: WalletKeys[] = [];
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
 type PendingTx = { hash: string; account: string; total_fees: string; description: { aborted?: boolean; compute_ph?: { success?: boolean } }; in_msg: { hash: string; source: string | null; destination: string; value: string | null; bounced: boolean | null; message_content: { hash: string } } };
 type PendingTraceJson = { external_hash: string; transactions_order: string[]; transactions: Record<string, PendingTx>; actions: { type: string; details: Record<string, unknown> }[]; trace_info: { trace_state: string } };
 
@@ -86,7 +85,6 @@ function ledgerTxs(): LedgerTx[] {
   return ledgerRounds().flatMap((r) => r.blocks.flatMap((b) => b.transactions));
 }
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 /** A wallet external carrying `messages`, signed for `seqno`. */
 function signed(k: WalletKeys, seqno: number, messages: MessageRelaxed[]): Buffer {

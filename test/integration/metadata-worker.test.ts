@@ -12,6 +12,7 @@ import { type ApiUnderTest, okJson, startApi } from './api-server.js';
 import { HUGE_BYTES, type MetadataServer, startMetadataServer } from '../support/metadata-server.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { raw } from '../support/ledger.js';
 
 /*
  * The metadata worker (services/metadata, the built process) against a local metadata host serving
@@ -40,7 +41,6 @@ const HOSTILE_HOSTS = [
   '169.254.169.254', '[::ffff:a9fe:a9fe]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]', '[fec0::1]', '[ff02::1]', '224.0.0.1',
 ];
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 const newAddress = () => new Address(0, randomBytes(32));
 const offChain = (uri: string) => beginCell().storeUint(1, 8).storeStringTail(uri).endCell();
 const snake = (text: string) => beginCell().storeUint(0, 8).storeStringTail(text).endCell();

@@ -14,6 +14,7 @@ import { createApp } from '../../services/api/src/app.js';
 import { createApiServer } from '../../services/api/src/http/http-server.js';
 import { connectPendingRedis } from '../../services/api/src/pending-redis.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * The pending endpoints over the Redis layout, with a trace the emulator made of a real wallet v4
@@ -29,7 +30,6 @@ let wallet: Address;
 let receiver: Address;
 let externalHash: string;
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 async function scanKeys(prefix: string): Promise<string[]> {
   const out: string[] = [];

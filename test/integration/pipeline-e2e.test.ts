@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { type LedgerTx, type LedgerRound } from '../support/ledger.js';
 
 /**
  * The whole pipeline on real processes: localnet -> fetcher -> Kafka -> decoder -> writer -> ClickHouse.
@@ -35,8 +36,6 @@ const CLICKHOUSE_OUTAGE_MS = 30_000;
 /** Wallet actions per round: about 1,000 transactions over the run, for the 400 the test asks for (and its pages past offset 300). */
 const TRAFFIC_RATE = 3;
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; produced_at_ms: number; blocks: { workchain: number; shard: string; seqno: number; root_hash: string; transactions: LedgerTx[] }[] };
 
 const run = randomBytes(4).toString('hex');
 const dir = mkdtempSync(join(tmpdir(), `tonstream-e2e-${run}-`));

@@ -102,6 +102,7 @@ import { type LocalnetData, localnetData, mainnetTraceData } from './chdb-localn
 import { contractCases } from './chdb-contract-cases.js';
 import { contractStates } from './contract-states.js';
 import { runPython } from './python.js';
+import { dropDatabase } from '../support/clickhouse.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const database = `tonstream_chdb_${randomBytes(4).toString('hex')}`;
@@ -913,8 +914,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await direct?.command(`DROP DATABASE IF EXISTS ${database}`);
   await direct?.close();
+  await dropDatabase(CLICKHOUSE_URL, database);
   await proxy?.close();
 });
 

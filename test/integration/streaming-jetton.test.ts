@@ -18,6 +18,7 @@ import { createJetton, jettonMintBody } from '../../packages/localnet/src/traffi
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';
 import { venvPython } from './python.js';
 import { wsClient } from './streaming-clients.js';
+import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
 
 /**
  * Issue 16's acceptance: a Jetton transfer on the local network, sent through POST /api/v3/message,
@@ -38,8 +39,6 @@ const MINTED = 1000n;
 const SENT = 250n;
 const TYPES = ['transactions', 'actions', 'jettons_change'];
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
 type Note = Record<string, unknown> & { type?: string; finality?: string };
 
 const run = randomBytes(4).toString('hex');
@@ -61,7 +60,6 @@ let base = '';
 let browser: Browser | undefined;
 let python: { child: ChildProcess; lines: string[]; stderr: string[]; exit: Promise<number | null> } | undefined;
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 function ledger(): (LedgerTx & { mc_seqno: number })[] {
   if (!existsSync(ledgerPath)) return [];

@@ -1,13 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-
-/** The localnet's ledger (LOCALNET_LEDGER): one JSON line per round, what the streaming tests check streams against. */
-export type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-export type LedgerRound = { mc_seqno: number; blocks: { transactions: LedgerTx[] }[] };
-
-export function readLedger(path: string): LedgerRound[] {
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
-}
+import type { LedgerRound, LedgerTx } from '../support/ledger.js';
 
 /**
  * What a stream must carry for `accounts` in rounds (fromRound, toRound]: their transactions in traces

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetton, jettonMintBody, jettonTransferBody } from '../../packages/localnet/src/traffic/assets.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { wsClient } from './streaming-clients.js';
-import { readLedger } from './streaming-ledger.js';
+import { readLedger } from '../support/ledger.js';
+import { raw } from '../support/ledger.js';
 
 /**
  * Issue 16: `address_book` and `metadata` in notifications, filled from the index. A Jetton is minted
@@ -51,7 +52,6 @@ let client: LiteClient;
 let apiBase = '';
 let base = '';
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 const ledgerTxs = () => readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions));
 

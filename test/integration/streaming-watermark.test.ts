@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { sseClient } from './streaming-clients.js';
-import { expectedTransactions, readLedger } from './streaming-ledger.js';
+import { readLedger } from '../support/ledger.js';
+import { expectedTransactions } from './streaming-ledger.js';
 
 /**
  * The streamer while the watermark does not move (no writer yet: nothing is stored): confirmed blocks

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { runPython } from './python.js';
 import { type Received, sseClient, wsClient } from './streaming-clients.js';
-import { expectedTransactions, readLedger } from './streaming-ledger.js';
+import { readLedger } from '../support/ledger.js';
+import { expectedTransactions } from './streaming-ledger.js';
 
 /**
  * The streamer on real local-network traffic: localnet -> fetcher -> decoder -> writer (the watermark)

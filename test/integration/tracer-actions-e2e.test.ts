@@ -16,6 +16,7 @@ import { createJetton, createNftSet, jettonBurnBody, jettonMintBody, NFT_GAS, nf
 import { createMultisig } from '../../packages/localnet/src/traffic/multisig.js';
 import { createVesting } from '../../packages/localnet/src/traffic/vesting.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
 
 /**
  * Actions end to end on the local network: localnet (no generated traffic) -> fetcher -> decoder ->
@@ -28,8 +29,6 @@ const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; blocks: { workchain: number; shard: string; seqno: number; transactions: LedgerTx[] }[] };
 type Placed = LedgerTx & { mc_seqno: number; shard: string };
 type WalletKeys = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer; seqno: number };
 type Action = { type: string; success: boolean; trace_id: string; details: Record<string, unknown>; accounts?: string[]; transactions: string[] };
@@ -49,7 +48,6 @@ let apiPort = 0;
 let client: LiteClient;
 let engine: LiteSingleEngine;
 
-const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
 
 function ledger(): Placed[] {
   if (!existsSync(ledgerPath)) return [];

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { runPython } from './python.js';
+import type { LedgerRound } from '../support/ledger.js';
 
 /**
  * The tracer on the local network, on real processes: localnet (with traffic) -> fetcher -> decoder
@@ -31,8 +32,6 @@ const SETTLE_ROUNDS = 10;
  */
 const TRAFFIC_RATE = 3;
 
-type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
-type LedgerRound = { mc_seqno: number; blocks: { workchain: number; shard: string; seqno: number; transactions: LedgerTx[] }[] };
 type ExpectedTrace = { id: string; txs: Set<string>; rootSeqno: number; seqnos: Set<number>; shards: Set<string> };
 
 const run = randomBytes(4).toString('hex');

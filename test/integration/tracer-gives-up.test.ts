@@ -10,7 +10,8 @@ import { type Admin, type IHeaders, type Kafka, Partitioners, type Producer } fr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { type Received, sseClient } from './streaming-clients.js';
-import { expectedTransactions, type LedgerTx, readLedger } from './streaming-ledger.js';
+import { type LedgerRound, readLedger } from '../support/ledger.js';
+import { expectedTransactions } from './streaming-ledger.js';
 
 /**
  * One block of the decoder's output never arrives (as when the decoder dead-letters it): the tracer
@@ -40,8 +41,6 @@ const REDIS_NOTICED_MS = 6_000;
 const TRAFFIC_RATE = 4;
 
 type Relayed = { topic: 'transactions' | 'messages' | 'accountStates' | 'blockMeta'; partition: number; key: string; value: Buffer | null; headers: IHeaders; mcSeqno: number };
-type LedgerBlock = { workchain: number; shard: string; seqno: number; transactions: LedgerTx[] };
-type LedgerRound = { mc_seqno: number; blocks: LedgerBlock[] };
 type ExpectedTrace = { id: string; txs: Set<string>; rootSeqno: number; endSeqno: number };
 type TraceRecord = { trace_id: string; is_incomplete: boolean; trace_info: { trace_state: string }; nodes: { tx_hash: string }[] };
 type Health = { status: string; reasons: string[] };
@@ -64,7 +63,7 @@ let redisProxy: Awaited<ReturnType<typeof startProxy>>;
 let baseEnv: Record<string, string> = {};
 let sse: ReturnType<typeof sseClient> | undefined;
 
-const ledger = () => readLedger(ledgerPath) as LedgerRound[];
+const ledger = () => readLedger(ledgerPath);
 const header = (h: IHeaders, name: string) => String(h[name] ?? '');
 
 function assertAlive() {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Address, beginCell, external, type MessageRelaxed, SendMode, storeMessage } from '@ton/core';
+import { beginCell, external, type MessageRelaxed, SendMode, storeMessage } from '@ton/core';
 import { mnemonicToPrivateKey } from '@ton/crypto';
 import { WalletContractV4, WalletContractV5R1 } from '@ton/ton';
 import { readGlobalConfig } from '@tonstream/liteserver-emulator';
@@ -11,6 +11,7 @@ import { createStore } from '@tonstream/store';
 import { Redis } from 'ioredis';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { eventually, freePort, type ServiceProcess, startService } from './processes.js';
+import { type LedgerTx, raw, readLedger } from './ledger.js';
 
 /**
  * The whole local stack as separate processes on free ports, over the shared Kafka, ClickHouse and
@@ -27,9 +28,7 @@ export type LocalStackOptions = {
   emulatorEnv?: Record<string, string>;
 };
 
-export type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
 export type PlacedTx = LedgerTx & { mc_seqno: number; shard: string };
-type LedgerRound = { mc_seqno: number; blocks: { workchain: number; shard: string; seqno: number; transactions: LedgerTx[] }[] };
 
 /** A prefunded wallet with its keys, signing for its next seqno. */
 export type SigningWallet = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer; seqno: number };
@@ -56,7 +55,8 @@ export type LocalStack = {
   stop(): Promise<void>;
 };
 
-export const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+export { raw } from './ledger.js';
+export type { LedgerTx } from './ledger.js';
 
 /** A wallet external carrying `messages`, signed for the wallet's current seqno (not advanced). */
 export function signedTransfer(k: SigningWallet, messages: MessageRelaxed[], seqno = k.seqno): Buffer {
@@ -98,16 +98,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000, everyMs = 300) => eventually(what, check, timeoutMs, everyMs, assertAlive);
 
-  const ledger = (): PlacedTx[] => {
-    if (!existsSync(ledgerPath)) return [];
-    return readFileSync(ledgerPath, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .flatMap((l) => {
-        const r = JSON.parse(l) as LedgerRound;
-        return r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` })));
-      });
-  };
+  const ledger = (): PlacedTx[] =>
+    readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` }))));
 
   const stop = async () => {
     engine?.close();
