@@ -5,9 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Address } from '@ton/core';
-import type { LedgerBlock, LedgerRound, LedgerTransaction } from '../../services/localnet/src/ledger.js';
 
-export type { LedgerBlock, LedgerRound, LedgerTransaction as LedgerTx };
+/** The ledger's lines, as the localnet service writes them (services/localnet/src/ledger.ts); stated here so the tests read the file as a client would. */
+export type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
+export type LedgerBlock = { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string; transactions: LedgerTx[] };
+export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: LedgerBlock[] };
 
 /** Every round written so far (none before the file exists). */
 export function readLedger(path: string): LedgerRound[] {
