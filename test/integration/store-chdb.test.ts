@@ -682,33 +682,34 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
   const W = (sc: ReadScope, f: JettonWalletFilter, p: ArgsOf<typeof readJettonWallets>[2]) => ({ args: [sc, f, p] as ArgsOf<typeof readJettonWallets> });
   const N = (sc: ReadScope, f: NftItemFilter, p: ArgsOf<typeof readNftItems>[2]) => ({ args: [sc, f, p] as ArgsOf<typeof readNftItems> });
 
-  /** Per kind: its rows, a party of one event with its role and a second party, and the column `also` filters on. */
-  const events: Record<EventKind, { rows: Row[]; party: (r: Row) => string; role: string; other: (r: Row) => string; token: (r: Row) => string; also: (r: Row) => [string, string[]] }> = {
-    jetton_transfers: { rows: rows('jetton_transfers'), party: (r) => s(r.source), role: 'out', other: (r) => s(r.destination), token: (r) => s(r.jetton_master), also: (r) => ['source_wallet', [s(r.source_wallet)]] },
-    jetton_burns: { rows: rows('jetton_burns'), party: (r) => s(r.owner), role: 'owner', other: (r) => s(r.jetton_wallet), token: (r) => s(r.jetton_master), also: (r) => ['jetton_wallet', [s(r.jetton_wallet)]] },
-    nft_transfers: { rows: rows('nft_transfers'), party: (r) => s(r.old_owner), role: 'out', other: (r) => s(r.nft_address), token: (r) => s(r.nft_collection), also: (r) => ['nft_address', [s(r.nft_address)]] },
+  /** Per kind: its rows, the owner of one event (its sender, of a transfer) and a second party, and its token account. */
+  const events: Record<EventKind, { rows: Row[]; party: (r: Row) => string; other: (r: Row) => string; token: (r: Row) => string; tokenAccount: (r: Row) => string }> = {
+    jetton_transfers: { rows: rows('jetton_transfers'), party: (r) => s(r.source), other: (r) => s(r.destination), token: (r) => s(r.jetton_master), tokenAccount: (r) => s(r.source_wallet) },
+    jetton_burns: { rows: rows('jetton_burns'), party: (r) => s(r.owner), other: (r) => s(r.jetton_wallet), token: (r) => s(r.jetton_master), tokenAccount: (r) => s(r.jetton_wallet) },
+    nft_transfers: { rows: rows('nft_transfers'), party: (r) => s(r.old_owner), other: (r) => s(r.nft_address), token: (r) => s(r.nft_collection), tokenAccount: (r) => s(r.nft_address) },
   };
   const eventCases = orders(EVENT_KINDS).flatMap((kind) => {
     const k = events[kind];
     const e = pick(k.rows, `${kind} row`, () => true);
     const E = (sc: ReadScope, f: EventFilter, p: ArgsOf<typeof readTokenEvents>[3]) => ({ args: [sc, kind, f, p] as ArgsOf<typeof readTokenEvents> });
     const filters: PerField<EventFilter> = {
-      accounts: { accounts: [k.party(e)] },
-      roles: { accounts: [k.party(e), k.other(e)], roles: [k.role] },
+      owners: { owners: [k.party(e)] },
+      direction: { owners: [k.party(e), k.other(e)], direction: 'out' },
+      tokenAccounts: { owners: [k.party(e)], tokenAccounts: [k.tokenAccount(e)] },
       token: { token: k.token(e) },
       startUtime: { startUtime: Number(e.transaction_now) },
       endUtime: { endUtime: Number(e.transaction_now) },
       startLt: { startLt: s(e.transaction_lt) },
       endLt: { endLt: s(e.transaction_lt) },
       excludeAborted: { excludeAborted: true },
-      also: { accounts: [k.party(e)], also: k.also(e) },
     };
     const nows = k.rows.map((r) => Number(r.transaction_now));
     return [
       ...Object.values(filters).map((f) => E(scope, f, { limit: 10, offset: 0, sort: 'desc' })),
       ...SORTS.flatMap((sort) => [
         E(scope, {}, { limit: 3, offset: 1, sort }),
-        E(scope, { accounts: [k.party(e)], token: k.token(e) }, { limit: 3, offset: 0, sort }),
+        E(scope, { owners: [k.party(e)], token: k.token(e) }, { limit: 3, offset: 0, sort }),
+        E(scope, { tokenAccounts: [k.tokenAccount(e)], direction: 'in' }, { limit: 3, offset: 0, sort }),
         E(scope, { token: k.token(e), startLt: '1', excludeAborted: true }, { limit: 3, offset: 0, sort }),
         E(scope, { startUtime: Math.min(...nows), endUtime: Math.max(...nows) }, { limit: 5, offset: 0, sort }),
       ]),

@@ -190,6 +190,18 @@ describe('Jettons on the local network', () => {
     const byOwner = await ok(`/jetton/transfers?owner_address=${owner}&direction=out&limit=1000`);
     expect(byOwner.jetton_transfers.length).toBeGreaterThan(0);
     expect(byOwner.jetton_transfers.every((t: Json) => t.source === owner)).toBe(true);
+    // By Jetton wallet, alone and with the owner: the chain-checked transfers sent from that wallet.
+    const key = (ts: Json[]) => ts.map((t) => t.transaction_hash).sort();
+    const wallet = jetton_transfers[0].source_wallet;
+    const fromWallet = jetton_transfers.filter((t: Json) => t.source_wallet === wallet);
+    expect(key((await ok(`/jetton/transfers?jetton_wallet=${wallet}&limit=1000`)).jetton_transfers)).toEqual(key(fromWallet));
+    const ownerOfWallet = fromWallet[0].source;
+    expect(key((await ok(`/jetton/transfers?owner_address=${ownerOfWallet}&jetton_wallet=${wallet}&limit=1000`)).jetton_transfers)).toEqual(key(fromWallet.filter((t: Json) => t.source === ownerOfWallet)));
+    const burnt = jetton_burns[0].jetton_wallet;
+    expect(key((await ok(`/jetton/burns?jetton_wallet=${burnt}&limit=1000`)).jetton_burns)).toEqual(key(jetton_burns.filter((b: Json) => b.jetton_wallet === burnt)));
+    expect(key((await ok(`/jetton/burns?owner_address=${jetton_burns[0].owner}&jetton_wallet=${burnt}&limit=1000`)).jetton_burns)).toEqual(
+      key(jetton_burns.filter((b: Json) => b.jetton_wallet === burnt && b.owner === jetton_burns[0].owner)),
+    );
   });
 });
 
@@ -234,6 +246,13 @@ describe('NFTs on the local network', () => {
       r.readBigNumber(); r.readBigNumber(); r.readAddress();
       expect(raw(r.readAddressOpt())).toBe(t.new_owner);
     }
+    // By item, alone and with an owner and a direction: the chain-checked transfers of that item.
+    const key = (ts: Json[]) => ts.map((t) => t.transaction_hash).sort();
+    const item = nft_transfers[0].nft_address;
+    const ofItem = nft_transfers.filter((t: Json) => t.nft_address === item);
+    expect(key((await ok(`/nft/transfers?item_address=${item}&limit=1000`)).nft_transfers)).toEqual(key(ofItem));
+    const receiver = ofItem[0].new_owner;
+    expect(key((await ok(`/nft/transfers?owner_address=${receiver}&item_address=${item}&direction=in&limit=1000`)).nft_transfers)).toEqual(key(ofItem.filter((t: Json) => t.new_owner === receiver)));
   });
 
   it('/nft/collections: owner, next index and content equal get_collection_data; items\' content equals the collection\'s get_nft_content', async () => {

@@ -160,9 +160,12 @@ export async function readTokenAddresses(store: Store, scope: ReadScope, address
 export type EventKind = 'jetton_transfers' | 'jetton_burns' | 'nft_transfers';
 
 export type EventFilter = {
-  /** Parties: owners (transfers: source or destination, by `roles`), an NFT or a Jetton wallet. */
-  accounts?: string[];
-  roles?: string[];
+  /** Owners: the senders or receivers of transfers (by `direction`), the owners of burnt Jettons. */
+  owners?: string[];
+  /** Of transfers with `owners`: received (`in`), sent (`out`) or both (the default). */
+  direction?: 'in' | 'out';
+  /** Jetton wallets (the sender's, of a transfer; the burnt one, of a burn) or NFT items; with `owners`, both hold. */
+  tokenAccounts?: string[];
   /** The Jetton master or NFT collection. */
   token?: string;
   startUtime?: number;
@@ -170,9 +173,25 @@ export type EventFilter = {
   startLt?: string;
   endLt?: string;
   excludeAborted?: boolean;
-  /** A second party filter applied on the main rows (column, values), e.g. jetton_wallet with owner. */
-  also?: [column: string, values: string[]];
 };
+
+/** How `<kind>_by_account` names each party (token-schema.ts), and the column holding the token account. */
+const PARTIES: Record<EventKind, { sent: string; received: string; tokenAccount: { role: string; column: string } }> = {
+  jetton_transfers: { sent: 'out', received: 'in', tokenAccount: { role: 'wallet', column: 'source_wallet' } },
+  jetton_burns: { sent: 'owner', received: 'owner', tokenAccount: { role: 'wallet', column: 'jetton_wallet' } },
+  nft_transfers: { sent: 'out', received: 'in', tokenAccount: { role: 'item', column: 'nft_address' } },
+};
+
+/** The `_by_account` lookup a filter starts from (accounts and their roles), and what the main rows must also match. */
+function partyLookup(kind: EventKind, f: EventFilter): { accounts: string[]; roles: string[]; also: string[] } | undefined {
+  const p = PARTIES[kind];
+  if (f.owners?.length) {
+    const roles = f.direction === 'in' ? [p.received] : f.direction === 'out' ? [p.sent] : [...new Set([p.sent, p.received])];
+    return { accounts: f.owners, roles, also: list(p.tokenAccount.column, f.tokenAccounts) };
+  }
+  if (f.tokenAccounts?.length) return { accounts: f.tokenAccounts, roles: [p.tokenAccount.role], also: [] };
+  return undefined;
+}
 
 const TOKEN_COLUMN: Record<EventKind, string> = { jetton_transfers: 'jetton_master', jetton_burns: 'jetton_master', nft_transfers: 'nft_collection' };
 const BY_TOKEN: Record<EventKind, string> = { jetton_transfers: 'jetton_transfers_by_master', jetton_burns: 'jetton_burns_by_master', nft_transfers: 'nft_transfers_by_collection' };
@@ -193,13 +212,14 @@ export async function readTokenEvents(store: Store, scope: ReadScope, kind: Even
     ...(f.excludeAborted ? ['transaction_aborted = 0'] : []),
   ];
   const token = f.token === undefined ? [] : [`${TOKEN_COLUMN[kind]} = ${str(f.token)}`];
+  const parties = partyLookup(kind, f);
   let keys: string | null = null;
-  if (f.accounts?.length) {
-    keys = `SELECT transaction_lt, transaction_hash FROM ${db}.${kind}_by_account ${sqlWhere([...list('account', f.accounts), ...list('role', f.roles), ...token, ...common])}`;
+  if (parties) {
+    keys = `SELECT transaction_lt, transaction_hash FROM ${db}.${kind}_by_account ${sqlWhere([...list('account', parties.accounts), ...list('role', parties.roles), ...token, ...common])}`;
   } else if (f.token !== undefined) {
     keys = `SELECT transaction_lt, transaction_hash FROM ${db}.${BY_TOKEN[kind]} ${sqlWhere([...token, ...common])}`;
   }
-  const where = [...common, ...token, ...(f.also ? list(f.also[0], f.also[1]) : []), ...(keys ? [`(transaction_lt, transaction_hash) IN (${keys})`] : [])];
+  const where = [...common, ...token, ...(parties?.also ?? []), ...(keys ? [`(transaction_lt, transaction_hash) IN (${keys})`] : [])];
   return rows(store, scope, `SELECT * FROM ${db}.${kind} ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY transaction_hash ${sqlPage(page)}`);
 }
 

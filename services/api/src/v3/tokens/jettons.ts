@@ -87,11 +87,8 @@ export const jettonTransfersEndpoint = defineEndpoint({
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);
-    const roles = owners ? (p.direction === 'in' ? ['in'] : p.direction === 'out' ? ['out'] : ['in', 'out']) : undefined;
-    const filter = owners
-      ? { accounts: owners, roles, also: p.jetton_wallet && (['source_wallet', p.jetton_wallet] as [string, string[]]) }
-      : p.jetton_wallet ? { accounts: p.jetton_wallet, roles: ['wallet'] } : {};
-    const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_transfers', { ...filter, token: p.jetton_master, excludeAborted: true, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
+    const direction = p.direction === 'both' ? undefined : p.direction;
+    const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_transfers', { owners, direction, tokenAccounts: p.jetton_wallet, token: p.jetton_master, excludeAborted: true, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const jetton_transfers = rows.map(toJettonTransfer);
     return { jetton_transfers, ...(await tokenSideObjects(ctx, jetton_transfers.flatMap((t) => [t.source, t.destination, t.source_wallet, t.jetton_master, t.response_destination]))) };
   },
@@ -111,10 +108,7 @@ export const jettonBurnsEndpoint = defineEndpoint({
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);
-    const filter = owners
-      ? { accounts: owners, roles: ['owner'], also: p.jetton_wallet && (['jetton_wallet', p.jetton_wallet] as [string, string[]]) }
-      : p.jetton_wallet ? { accounts: p.jetton_wallet, roles: ['wallet'] } : {};
-    const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_burns', { ...filter, token: p.jetton_master, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
+    const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_burns', { owners, tokenAccounts: p.jetton_wallet, token: p.jetton_master, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const jetton_burns = rows.map(toJettonBurn);
     return { jetton_burns, ...(await tokenSideObjects(ctx, jetton_burns.flatMap((b) => [b.owner, b.jetton_wallet, b.jetton_master, b.response_destination]))) };
   },

@@ -102,12 +102,9 @@ export const nftTransfersEndpoint = defineEndpoint({
   async handle(ctx) {
     const p = ctx.params;
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);
-    const roles = owners ? (p.direction === 'in' ? ['in'] : p.direction === 'out' ? ['out'] : ['in', 'out']) : undefined;
-    const filter = owners
-      ? { accounts: owners, roles, also: p.item_address && (['nft_address', p.item_address] as [string, string[]]) }
-      : p.item_address ? { accounts: p.item_address, roles: ['item'] } : {};
+    const direction = p.direction === 'both' ? undefined : p.direction;
     const rows = await readTokenEvents(ctx.store, ctx.scope, 'nft_transfers', {
-      ...filter, token: p.collection_address, startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt?.toString(), endLt: p.end_lt?.toString(),
+      owners, direction, tokenAccounts: p.item_address, token: p.collection_address, startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt?.toString(), endLt: p.end_lt?.toString(),
     }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const nft_transfers = rows.map(toNftTransfer);
     return { nft_transfers, ...(await tokenSideObjects(ctx, nft_transfers.flatMap((t) => [t.nft_address, t.nft_collection, t.old_owner, t.new_owner]))) };
