@@ -1,5 +1,11 @@
 import type { Migration } from './migration.js';
 
+/**
+ * Every table is a ReplacingMergeTree keyed by its natural id, so replayed batches collapse; the main
+ * table of each kind is ordered for its common range scan, other access paths get narrow lookup
+ * tables written in the same batch. Not partitioned: 18.16 deduplicates (FINAL, OPTIMIZE) only within
+ * a partition. `record` keeps the full v3 JSON.
+ */
 export const migration: Migration = {
   version: 1,
   name: 'blocks, transactions, messages, latest account states',

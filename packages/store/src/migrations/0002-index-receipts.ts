@@ -1,5 +1,10 @@
 import type { Migration } from './migration.js';
 
+/**
+ * `index_receipts`: one row per consumed Kafka message of a block, written after its rows
+ * (index-progress.ts). All rows of a key share one mc_seqno, so partitions by mc_seqno (10^6 seqnos,
+ * about 40 days of mainnet) keep replays collapsing and let old receipts be dropped a partition at a time.
+ */
 export const migration: Migration = {
   version: 2,
   name: 'index receipts and the stored-up-to watermark',

@@ -1,5 +1,9 @@
 import type { Migration } from './migration.js';
 
+/**
+ * Every stored state, not only the latest: the API serves the latest state at or below the watermark,
+ * and a transaction's account_state_before/after by (account, state hash).
+ */
 export const migration: Migration = {
   version: 3,
   name: 'account states by account and lt (history, state hash lookups)',

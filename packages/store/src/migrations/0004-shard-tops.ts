@@ -1,5 +1,9 @@
 import type { Migration } from './migration.js';
 
+/**
+ * The shard blocks a masterchain block's ShardHashes reference (/masterchainBlockShardState); a top may
+ * have been committed by an earlier masterchain block, so this is not blocks_by_mc_seqno.
+ */
 export const migration: Migration = {
   version: 4,
   name: 'shard state of each masterchain block',

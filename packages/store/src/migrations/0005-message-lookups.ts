@@ -1,5 +1,11 @@
 import type { Migration } from './migration.js';
 
+/**
+ * Filled by materialized views inside the writer's own INSERT into messages (measured: +4% on that
+ * insert; a lookup table the writer inserts itself costs a round trip each, 24% end to end), then
+ * backfilled from the rows stored before this migration. Replays and a backfill that overlaps the views
+ * collapse: every table is keyed by the message row's natural id.
+ */
 export const migration: Migration = {
   version: 5,
   name: 'messages by body hash, opcode and normalised hash',

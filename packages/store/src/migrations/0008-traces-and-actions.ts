@@ -1,5 +1,14 @@
 import type { Migration } from './migration.js';
 
+/**
+ * The main tables are keyed by the trace (one read of a trace's record or actions is a primary-key
+ * range); every other access path is a narrow lookup table filled by a materialized view inside the
+ * writer's own INSERT (as migration 5), the per-account and per-transaction ones through ARRAY JOIN over
+ * the row's lists. Lookups carry every column their reads filter on, so a page is read from the lookup
+ * alone and only its rows' records are fetched from the main table by key. A trace published incomplete
+ * and later complete is two versions: ReplacingMergeTree(end_lt) keeps the later, and reads take the
+ * latest with `LIMIT 1 BY`.
+ */
 export const migration: Migration = {
   version: 8,
   name: 'traces and actions, with their lookups (by end lt, masterchain block, account, transaction)',

@@ -1,5 +1,15 @@
 import type { Migration } from './migration.js';
 
+/**
+ * What the pipeline derives about tokens (issue 14). States (Jetton masters and wallets, NFT collections
+ * and items) are one row per contract, ReplacingMergeTree(last_trans_lt) by address: a replayed or older
+ * state never replaces a newer one. Events (Jetton transfers and burns, NFT transfers) are keyed by their
+ * transaction, ordered by lt. Every other access path is a narrow lookup table filled by a materialized
+ * view inside the writer's own INSERT (as migration 5), carrying the columns its reads filter on; the
+ * per-party ones through ARRAY JOIN over the parties. Amounts and indexes are decimal strings (Coins
+ * reach 2^120); ordered by value as (length, text). A null address is ''. The by-owner lookup of NFT
+ * items is keyed by a value that changes: a row names a candidate, the item's current row decides.
+ */
 export const migration: Migration = {
   version: 9,
   name: 'tokens: contract interfaces, Jetton masters and wallets, NFT collections and items, Jetton transfers and burns, NFT transfers',

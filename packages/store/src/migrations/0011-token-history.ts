@@ -1,5 +1,23 @@
 import type { Migration } from './migration.js';
 
+/**
+ * Token state history and the tables that rank by balance (issue 14).
+ *
+ * `<state table>_history`: every stored version of each token contract, ordered (address,
+ * last_trans_lt) as `account_states` beside `account_states_latest`. The state tables keep only a
+ * contract's latest version once merged, so a version above the watermark would hide the one a read at
+ * the watermark must serve; the history still has it. Filled by views inside the writer's INSERT, and
+ * backfilled with the versions stored before (the latest of each contract once merged).
+ *
+ * `jetton_wallets_by_balance` (jetton, bucket, wallet) and `accounts_by_balance` (bucket, account): a row
+ * for every bucket a wallet's or account's balance has been in (the bucket: decimal digits x 100 + the
+ * first two digits, as `balanceBucket` in token-schema.ts computes it today). ReplacingMergeTree by that
+ * key (no version: a row only names a candidate), so a balance moving within its bucket adds nothing and
+ * a row left behind in an old bucket is dropped when the candidate's state at the watermark is read. The
+ * jetton is keyed by cityHash64(jetton): the bucket counts read 8 bytes a row, not a 66-byte address. The
+ * accounts' backfill takes each account's latest state, and every stored state of the accounts whose
+ * latest is above the watermark (the state a read at the watermark serves may be any of those).
+ */
 export const migration: Migration = {
   version: 11,
   name: 'token state history; Jetton wallets and accounts ranked by balance',

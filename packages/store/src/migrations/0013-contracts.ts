@@ -1,5 +1,14 @@
 import type { Migration } from './migration.js';
 
+/**
+ * State the pipeline derives from DNS items, multisig v2 wallets and orders, vesting wallets and NFT
+ * sale/auction contracts (issue 14). Unlike migration 9's state tables each keeps every version, keyed
+ * (address, last_trans_lt) like `account_states`: a replay stores a version once, and a read at the
+ * watermark takes each contract's newest version at or below it. Other access paths are narrow lookup
+ * tables filled by views inside the writer's INSERT; keyed by a value that changes (a DNS wallet, a
+ * signer), a lookup row names a candidate and the contract's version at the watermark decides. Amounts
+ * and seqnos are decimal strings; a null address is ''.
+ */
 export const migration: Migration = {
   version: 13,
   name: 'contracts: DNS entries, multisig wallets and orders, vesting wallets, NFT sales and auctions (every version), with their lookups',

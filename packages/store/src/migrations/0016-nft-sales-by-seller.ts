@@ -1,5 +1,10 @@
 import type { Migration } from './migration.js';
 
+/**
+ * NFT sales by seller (`nft_owner_address`), for `/nft/items?owner_address=…&include_on_sale` (the items
+ * an owner has listed); filled by a view as migration 13's lookups, backfilled from the sales stored
+ * before it.
+ */
 export const migration: Migration = {
   version: 16,
   name: 'NFT sales by seller (the items an owner has put on sale)',

@@ -1,5 +1,10 @@
 import type { Migration } from './migration.js';
 
+/**
+ * `trace_receipts`: one row per consumed message of the tracer, written after its rows
+ * (trace-progress.ts): a trace's record or its actions keyed by the trace, so a replay collapses onto
+ * the first receipt; a batch's mark under trace_id ''. Partitioned as index_receipts, to drop old ones.
+ */
 export const migration: Migration = {
   version: 17,
   name: 'trace batch receipts and the traces watermark',
