@@ -14,7 +14,7 @@ export const SNAPSHOT_FILE = join(ROOT, 'packages/store/schema.sql');
 /** The snapshot is of this server version: current ClickHouse prints the same DDL differently. */
 export const SNAPSHOT_SERVER = '18.16';
 /** Stands for the database name in the snapshot. */
-export const DATABASE_PLACEHOLDER = '{database}';
+const DATABASE_PLACEHOLDER = '{database}';
 export const SNAPSHOT_COMMAND = 'npm run schema:snapshot';
 
 const HEADER = `-- The schema a fresh database has after every migration (packages/store/src/migrations), as
@@ -48,15 +48,20 @@ export function formatCreateStatement(statement: string, database: string): stri
   throw new Error(`unbalanced parentheses in: ${statement}`);
 }
 
-/** The snapshot text of the store's database: every table and view, sorted by name. */
-export async function readSchema(store: Store): Promise<string> {
+/** `SHOW CREATE TABLE` of every table and view of the store's database, as printed, sorted by name. */
+export async function readCreateStatements(store: Store): Promise<string[]> {
   const tables = await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${str(store.database)} ORDER BY name`);
   const statements: string[] = [];
   for (const { name } of tables) {
     const [row] = await store.query<{ statement: string }>(`SHOW CREATE TABLE ${store.database}.${name}`);
-    statements.push(formatCreateStatement(row.statement, store.database));
+    statements.push(row.statement);
   }
-  return `${HEADER}\n${statements.join('\n\n')}\n`;
+  return statements;
+}
+
+/** The snapshot file's text for the statements of `database`. */
+export function snapshotText(statements: string[], database: string): string {
+  return `${HEADER}\n${statements.map((s) => formatCreateStatement(s, database)).join('\n\n')}\n`;
 }
 
 /** The server's version, e.g. `18.16.1`. */
@@ -65,12 +70,28 @@ export async function serverVersion(store: Store): Promise<string> {
   return row.v;
 }
 
+export type MigratedSchema = {
+  database: string;
+  /** Every statement `migrate` sent, in order (to replay elsewhere). */
+  commands: string[];
+  /** `readCreateStatements` of the migrated database. */
+  statements: string[];
+};
+
 /** Migrates a database of its own on the server at `url`, reads its schema, drops it. */
-export async function migratedSchema(url: string): Promise<string> {
+export async function migratedSchema(url: string): Promise<MigratedSchema> {
   const store = createStore({ url, database: `tonstream_schema_${randomBytes(4).toString('hex')}` });
+  const commands: string[] = [];
   try {
-    await migrate(store);
-    return await readSchema(store);
+    const recording: Store = {
+      ...store,
+      command: (sql) => {
+        commands.push(sql);
+        return store.command(sql);
+      },
+    };
+    await migrate(recording);
+    return { database: store.database, commands, statements: await readCreateStatements(store) };
   } finally {
     await store.command(`DROP DATABASE IF EXISTS ${store.database}`).catch(() => undefined);
     await store.close();
@@ -90,7 +111,8 @@ async function main(): Promise<void> {
   } finally {
     await probe.close();
   }
-  writeFileSync(SNAPSHOT_FILE, await migratedSchema(url));
+  const { statements, database } = await migratedSchema(url);
+  writeFileSync(SNAPSHOT_FILE, snapshotText(statements, database));
   console.error(`wrote ${SNAPSHOT_FILE}`);
 }
 
