@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RECEIPT_PARTITION_SEQNOS, RECORD_GRANULARITY } from '../schema.js';
+import { balanceBucket } from '../token-schema.js';
 import { MIGRATIONS } from './index.js';
 
 /**
@@ -60,5 +62,15 @@ describe('migrations', () => {
         expect(sql.replace(/\btonstream_a\b/g, ''), `migration ${m.version}`).not.toMatch(/\btonstream\w*\./);
       }
     }
+  });
+
+  it('agree with the constants live code shares with the tables they made', () => {
+    const sql = (version: number) => MIGRATIONS[version - 1].statements('db').join('\n');
+    // Reads bound ranked pages by the bucket migration 11's views fill in.
+    expect(sql(11)).toContain(`${balanceBucket('balance')} AS bucket`);
+    expect(sql(11)).toContain(`${balanceBucket('toString(balance)')} AS bucket`);
+    expect(sql(6)).toContain(`SETTINGS index_granularity = ${RECORD_GRANULARITY}`);
+    // dropOldReceipts and the writer drop whole partitions of this many seqnos.
+    for (const v of [2, 17]) expect(sql(v)).toContain(`PARTITION BY intDiv(mc_seqno, ${RECEIPT_PARTITION_SEQNOS})`);
   });
 });
