@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,4 +33,22 @@ export function runPython(args: string[], env: Record<string, string> = {}, time
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** One statement for test/python/chdb_run.py (current ClickHouse in-process): see that file. */
+export type ChdbStep = { sql: string; settings: Record<string, string>; format: string | null; data?: string };
+export type ChdbResult = { ok: true; rows: string[] } | { ok: false; error: string };
+
+/** Runs the steps in one chdb session, in order; a failing step is reported in its result and does not stop the run. */
+export async function runChdb(steps: ChdbStep[]): Promise<{ version: string; results: ChdbResult[] }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tonstream-chdb-plan-'));
+  try {
+    const plan = join(dir, 'plan.json');
+    writeFileSync(plan, JSON.stringify({ steps }));
+    const run = await runPython(['test/python/chdb_run.py', plan]);
+    if (run.code !== 0) throw new Error(`chdb_run.py exited ${run.code}: ${run.stderr.slice(-2000)}`);
+    return JSON.parse(run.stdout) as { version: string; results: ChdbResult[] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -14,10 +14,9 @@
  * equal: in order where the query orders at its top level, as multisets where it does not.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { accountStateRecord, decodeBlock } from '@tonstream/block';
@@ -101,7 +100,7 @@ import { supportedSet } from '../../services/api/src/v3/traces/action-types.js';
 import { type LocalnetData, localnetData, mainnetTraceData } from './chdb-localnet-data.js';
 import { contractCases } from './chdb-contract-cases.js';
 import { contractStates } from './contract-states.js';
-import { runPython } from './python.js';
+import { type ChdbStep, runChdb } from './python.js';
 import { dropDatabase } from '../support/clickhouse.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
@@ -807,22 +806,6 @@ function difference(sql: string, old: Row[], current: Row[]): string | null {
   const b = ordersAtTop(sql) ? current.map((r) => JSON.stringify(r, Object.keys(r).sort())) : sorted(current);
   const i = a.findIndex((x, k) => x !== b[k]);
   return i < 0 ? null : `row ${i}: 18.16 ${a[i].slice(0, 300)} / current ${b[i].slice(0, 300)}`;
-}
-
-type ChdbStep = { sql: string; settings: Record<string, string>; format: string | null; data?: string };
-type ChdbResult = { ok: true; rows: string[] } | { ok: false; error: string };
-
-async function runChdb(steps: ChdbStep[]): Promise<{ version: string; results: ChdbResult[] }> {
-  const dir = mkdtempSync(join(tmpdir(), 'tonstream-chdb-plan-'));
-  try {
-    const plan = join(dir, 'plan.json');
-    writeFileSync(plan, JSON.stringify({ steps }));
-    const run = await runPython(['test/python/chdb_run.py', plan]);
-    if (run.code !== 0) throw new Error(`chdb_run.py exited ${run.code}: ${run.stderr.slice(-2000)}`);
-    return JSON.parse(run.stdout) as { version: string; results: ChdbResult[] };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

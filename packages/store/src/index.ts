@@ -1,6 +1,7 @@
 export { createStore, type QueryOptions, type Store, type StoreOptions } from './client.js';
 export { migrate, type MigrateResult } from './migrate.js';
-export { MIGRATIONS, RECEIPT_PARTITION_SEQNOS, RECORD_GRANULARITY, TABLES, type Migration, type TableName } from './schema.js';
+export { MIGRATIONS, type Migration } from './migrations/index.js';
+export { RECEIPT_PARTITION_SEQNOS, RECORD_GRANULARITY, TABLES, type TableName } from './schema.js';
 export { balanceBucket } from './token-schema.js';
 export { writeBatch, type WriteResult } from './write.js';
 export { batchRows, emptyBatch, recordBatch, type RecordBatch, type Stored } from './rows.js';

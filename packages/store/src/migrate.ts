@@ -1,6 +1,6 @@
 import type { Store } from './client.js';
 import { withMigrationLock } from './migration-lock.js';
-import { MIGRATIONS, type Migration } from './schema.js';
+import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { str, uint } from './sql.js';
 
 export type MigrateResult = { applied: number[]; current: number };

@@ -1,4 +1,3 @@
-export { metadataTables } from './schema.js';
 export { contentUri, itemUri, parseContent } from './token-uri.js';
 export { addPendingUris, readMetadataCursor, readMetadataEntries, readUnresolvedMetadata, saveMetadataCursor, writeMetadataEntries, type MetadataEntry, type MetadataStatus } from './cache.js';
 export { readCommonContents, readTokenUris } from './discover.js';
