@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TonstreamError, isProgrammingError, isRetriable, rethrowBugs } from './index.js';
+import { TonstreamError, isProgrammingError, isRetriable, recoverWith, rethrowBugs } from './index.js';
 
 class Unavailable extends TonstreamError {
   readonly code = 'TEST_UNAVAILABLE';
@@ -69,5 +69,13 @@ describe('rethrowBugs', () => {
     const bug = thrown(() => (undefined as unknown as { a: number }).a);
     expect(() => rethrowBugs(bug)).toThrow(bug as Error);
     expect(() => rethrowBugs(new Error('Not enough bits'))).not.toThrow();
+  });
+});
+
+describe('recoverWith', () => {
+  it('resolves to the value on an expected failure and rejects with a bug', async () => {
+    expect(await Promise.reject(new Error('connection closed')).catch(recoverWith(false))).toBe(false);
+    const bug = thrown(() => (undefined as unknown as { a: number }).a);
+    await expect(Promise.reject(bug).catch(recoverWith(false))).rejects.toBe(bug);
   });
 });

@@ -68,6 +68,7 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
         await putPendingTrace(redis, keys, entry, ttlMs, now());
         return;
       } catch (err) {
+        rethrowBugs(err);
         metrics.redisErrors.inc();
         if (attempt === 1) logger.warn('Redis write failed; retrying until it is back (offsets wait)', { hash_norm: entry.trace.external_hash_norm, err });
         if (!control.isRunning()) throw new StoppedError('stopped while storing a pending trace', { cause: err });
