@@ -37,4 +37,12 @@ describe('error model', () => {
     );
     expect(direct).toEqual([]);
   });
+
+  it("lets bugs through the classifier's matchers: no bare catch reads a TypeError as \"no match\"", () => {
+    const bare = sources
+      .filter((file) => relative(ROOT, file).startsWith('packages/actions/src/matchers/') || relative(ROOT, file) === 'packages/actions/src/matcher.ts')
+      .flatMap((file) => (/catch \{/.test(readFileSync(file, 'utf8')) ? [relative(ROOT, file)] : []));
+    expect(bare).toEqual([]);
+  });
 });
+
