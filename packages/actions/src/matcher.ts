@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { Block } from './block.js';
 import type { ActionData } from './block.js';
 import type { ClassifierTrace, InterfaceLookup } from './input.js';
@@ -68,8 +69,9 @@ export function tryMatch(m: Matcher, block: Block | null, ctx: MatchContext, top
   if (!m.build) return [block, ...matched];
   try {
     return m.build(block, matched, ctx);
-  } catch {
-    // A body that does not read as the protocol says is not this protocol's (toncenter: no match).
+  } catch (err) {
+    // A body that does not read as the protocol says is not this protocol's (toncenter: no match); a bug is not a mismatch.
+    rethrowBugs(err);
     return null;
   }
 }

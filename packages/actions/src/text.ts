@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell, Slice } from '@ton/core';
 
 /** Bytes of a snake-encoded value: the rest of this cell's bits, then the first ref's, and so on. */
@@ -64,7 +65,8 @@ export function readComment(body: Cell): Comment {
   try {
     const bytes = snakeBytes(s);
     return opcode === 0 ? { text: decodeText(bytes), encrypted: false } : { text: bytes.toString('base64'), encrypted: true };
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import { loadMessageRelaxed } from '@ton/core';
 import type { MessageRecord } from '@tonstream/records';
@@ -49,14 +50,16 @@ export function unknownTraceBlocks(trace: ClassifierTrace, lookup: InterfaceLook
   let messages: Cell[];
   try {
     messages = intendedMessages(root.body());
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return [];
   }
   messages.forEach((cell, index) => {
     let msg;
     try {
       msg = loadMessageRelaxed(cell.beginParse());
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return;
     }
     if (msg.info.type !== 'internal') return;

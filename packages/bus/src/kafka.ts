@@ -1,6 +1,7 @@
 import kafkajs, { type Admin, type ISocketFactory, Kafka, logLevel, type LogEntry } from 'kafkajs';
 import { useFastCrc32c } from './kafkajs-crc32c.js';
 import { MAX_MESSAGE_BYTES, type TopicSpec } from './topics.js';
+import { isRetriable, TonstreamError } from '@tonstream/errors';
 
 /** The subset of a structured logger the bus logs to (`@tonstream/runtime`'s Logger fits). */
 export type BusLogger = {
@@ -39,7 +40,8 @@ export function createKafka({ brokers, clientId, logger, socketFactory }: KafkaO
 }
 
 /** A topic exists with settings the pipeline cannot work with. */
-export class TopicConfigError extends Error {
+export class TopicConfigError extends TonstreamError {
+  readonly code = 'TOPIC_CONFIG_MISMATCH';
   override name = 'TopicConfigError';
 }
 
@@ -77,7 +79,7 @@ async function topicsServed(admin: Admin, topics: string[]): Promise<void> {
       const { topics: found } = await admin.fetchTopicMetadata({ topics });
       if (found.length === topics.length && found.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
     } catch (err) {
-      if (!(err as { retriable?: boolean }).retriable) throw err;
+      if (!isRetriable(err)) throw err;
     }
     if (Date.now() > deadline) throw new Error(`topics ${topics.join(', ')} were created but are not served after ${NEW_TOPIC_WAIT_MS} ms`);
     await new Promise((r) => setTimeout(r, 200));

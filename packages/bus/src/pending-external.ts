@@ -1,6 +1,7 @@
 import type { Producer } from 'kafkajs';
 import { loadMessage, messageRecord, parseBoc, Slice } from '@tonstream/block';
 import type { Topics } from './topics.js';
+import { rethrowBugs, TonstreamError } from '@tonstream/errors';
 
 /**
  * A `ton.pending_externals` value (JSON): an external-in message as it arrived. Any source may publish
@@ -21,7 +22,8 @@ export type PendingExternal = {
 };
 
 /** The bytes are not an external-in message to a standard address, or the value is not a PendingExternal. */
-export class PendingExternalError extends Error {
+export class PendingExternalError extends TonstreamError {
+  readonly code = 'PENDING_EXTERNAL_INVALID';
   override name = 'PendingExternalError';
 }
 
@@ -35,6 +37,7 @@ export function pendingExternal(boc: Uint8Array, receivedAtMs = Date.now(), sour
     rec = messageRecord(cells, m);
   } catch (err) {
     if (err instanceof PendingExternalError) throw err;
+    rethrowBugs(err);
     throw new PendingExternalError(`not a message BoC: ${(err as Error).message}`, { cause: err });
   }
   if (rec.destination === null || rec.hash_norm === undefined) throw new PendingExternalError('the destination is not a standard address');

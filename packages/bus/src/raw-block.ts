@@ -1,3 +1,5 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /**
  * The fetcher's message: one block's BoC with the states of the accounts it touched.
  * Binary layout: u32be header length, UTF-8 JSON header, then the BoCs back to back in header
@@ -36,7 +38,8 @@ type Header = Omit<RawBlock, 'boc' | 'account_states'> & {
   accounts: { account: string; last_trans_lt: string; last_trans_hash: string; len: number }[];
 };
 
-export class CodecError extends Error {
+export class CodecError extends TonstreamError {
+  readonly code = 'RAW_BLOCK_INVALID';
   constructor(message: string) {
     super(message);
     this.name = 'CodecError';

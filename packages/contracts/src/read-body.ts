@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import type { BodyOf, MessageLayout } from './layout.js';
 import { layoutsFor } from './table.js';
@@ -15,7 +16,8 @@ export function readBody(body: Cell): DecodedBody | null {
   for (const layout of layoutsFor(opcode)) {
     try {
       return { opcode, name: layout.name, layout, value: layout.read(body.beginParse()) as DecodedBody['value'] };
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       // Not this layout: try the next one for the opcode.
     }
   }

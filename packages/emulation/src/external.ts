@@ -1,4 +1,5 @@
 import { BocError, loadMessage, messageRecord, parseBoc, Slice, TlbError } from '@tonstream/block';
+import { TonstreamError } from '@tonstream/errors';
 
 /** An external-in message as the emulator takes it: its BoC, hashes and destination. */
 export type ExternalMessage = {
@@ -12,7 +13,8 @@ export type ExternalMessage = {
 };
 
 /** The BoC is not one external-in message to a standard address. */
-export class ExternalMessageError extends Error {
+export class ExternalMessageError extends TonstreamError {
+  readonly code = 'EXTERNAL_MESSAGE_INVALID';
   override name = 'ExternalMessageError';
 }
 

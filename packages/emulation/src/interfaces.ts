@@ -1,3 +1,4 @@
+import { recoverWith } from '@tonstream/errors';
 import { Cell, getMethodId, loadShardAccount, parseTuple, TupleReader } from '@ton/core';
 import type { IExecutor } from '@ton/sandbox';
 import type { TransactionRecord } from '@tonstream/records';
@@ -33,7 +34,7 @@ export async function detectInterfaces(transactions: readonly TransactionRecord[
   for (const account of candidates) {
     const state = finalStates.get(account);
     if (!state) continue;
-    const wallet = await jettonWalletData(account, state, probe).catch(() => undefined);
+    const wallet = await jettonWalletData(account, state, probe).catch(recoverWith(undefined));
     if (wallet) out[account] = { JettonWallet: wallet };
   }
   return out;

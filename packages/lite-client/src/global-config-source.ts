@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isLocalnetGlobalConfig, type LiteServerAddress, readGlobalConfig } from '@tonstream/liteserver-emulator';
 import { type BackoffOptions, retryForever } from './retry.js';
+import { TonstreamError } from '@tonstream/errors';
 
 /** Wait between checks for the file / retries of the download. */
 export const GLOBAL_CONFIG_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 5_000 };
@@ -53,6 +54,7 @@ export async function loadGlobalConfig(source: string, options: LoadGlobalConfig
 }
 
 /** The global config file is not there (yet); other failures mean it is there but unusable. */
-export class GlobalConfigMissingError extends Error {
+export class GlobalConfigMissingError extends TonstreamError {
+  readonly code = 'GLOBAL_CONFIG_MISSING';
   override name = 'GlobalConfigMissingError';
 }

@@ -8,6 +8,7 @@
 import type { LiteEngine } from 'ton-lite-client';
 import { createLimiter, type Limiter } from './limit.js';
 import { AbortedError, backoffDelay, type BackoffOptions, DEFAULT_BACKOFF, sleep as defaultSleep } from './retry.js';
+import { TonstreamError } from '@tonstream/errors';
 
 /** What the pool needs of a ton-lite-client engine (`LiteSingleEngine` fits; tests pass fakes). */
 export type QueryEngine = Pick<LiteEngine, 'query' | 'isReady' | 'close'>;
@@ -67,7 +68,9 @@ export type LitePool = {
   close(): void;
 };
 
-export class LiteQueryError extends Error {
+export class LiteQueryError extends TonstreamError {
+  readonly code = 'LITE_QUERY_FAILED';
+  override readonly retriable = true;
   override name = 'LiteQueryError';
   constructor(
     readonly method: string,
@@ -88,13 +91,16 @@ export class GoneEverywhereError extends LiteQueryError {
 }
 
 /** Carries an answer `isGone` accepted out of one attempt. */
-class GoneAnswer extends Error {
+class GoneAnswer extends TonstreamError {
+  readonly code = 'LITE_NOT_HERE';
   constructor(readonly original: Error) {
     super(original.message, { cause: original });
   }
 }
 
-export class QueryTimeoutError extends Error {
+export class QueryTimeoutError extends TonstreamError {
+  readonly code = 'LITE_TIMEOUT';
+  override readonly retriable = true;
   override name = 'QueryTimeoutError';
 }
 

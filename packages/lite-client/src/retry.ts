@@ -1,3 +1,5 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /**
  * Exponential backoff with jitter, and an abortable sleep. Backoff is "equal jitter": half the
  * exponential delay is fixed, half random, so retries spread out without ever retrying at once.
@@ -18,7 +20,8 @@ export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_
   return Math.round(d / 2 + random() * (d / 2));
 }
 
-export class AbortedError extends Error {
+export class AbortedError extends TonstreamError {
+  readonly code = 'ABORTED';
   override name = 'AbortedError';
 }
 

@@ -12,6 +12,7 @@ import type { ServerKeys } from './keys.js';
 import type { LiteServerLogger } from './logger.js';
 import { ID, encodeError } from './schema.js';
 import { TlReader, TlWriter } from './tl-buffer.js';
+import { TonstreamError } from '@tonstream/errors';
 
 /** A client that connects but sends no handshake is dropped after this long. */
 export const HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -117,7 +118,8 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
   }
 }
 
-class ProtocolError extends Error {
+class ProtocolError extends TonstreamError {
+  readonly code = 'ADNL_PROTOCOL';
   override name = 'ProtocolError';
 }
 

@@ -79,7 +79,7 @@ export function createDispatch(options: DispatchOptions): Dispatch {
       if (call.waitSeqno !== undefined) await waitFor(call.waitSeqno, call.waitTimeoutMs ?? 0, fn.name);
       return encodeResult(fn, await handler(params));
     } catch (e) {
-      if (e instanceof LiteErrorAnswer) return encodeError(e.code, e.message);
+      if (e instanceof LiteErrorAnswer) return encodeError(e.liteCode, e.message);
       const message = e instanceof Error ? e.message : String(e);
       if (e instanceof ResultTypeError) {
         logger.error('liteserver handler returned a wrong result', { method: fn.name, error: message });

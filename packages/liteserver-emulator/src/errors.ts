@@ -1,3 +1,5 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /** Error codes of upstream `common/errorcode.h`, as real liteservers put them in liteServer.error. */
 export const ErrorCode = {
   error: 500,
@@ -13,12 +15,14 @@ export const ErrorCode = {
  * stays open. Any other exception is answered with code 500 and its message. (A client's failure is
  * `LiteQueryError` of @tonstream/lite-client.)
  */
-export class LiteErrorAnswer extends Error {
+export class LiteErrorAnswer extends TonstreamError {
+  readonly code = 'LITE_ERROR_ANSWER';
   override name = 'LiteErrorAnswer';
-  readonly code: number;
+  /** The liteServer.error code (`ErrorCode`). */
+  readonly liteCode: number;
 
-  constructor(code: number, message: string, options?: { cause?: unknown }) {
+  constructor(liteCode: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.code = code;
+    this.liteCode = liteCode;
   }
 }

@@ -3,6 +3,7 @@
  *   u32le size ‖ nonce(32) ‖ payload ‖ sha256(nonce ‖ payload),  size = 32 + payload + 32.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { TonstreamError } from '@tonstream/errors';
 
 const NONCE_BYTES = 32;
 const CHECKSUM_BYTES = 32;
@@ -12,7 +13,8 @@ export const FRAME_MIN_SIZE = NONCE_BYTES + CHECKSUM_BYTES;
 /** Largest size field accepted: upstream ADNL caps TCP packets at 16 MiB; anything larger is garbage. */
 export const FRAME_MAX_SIZE = (1 << 24) + FRAME_MIN_SIZE;
 
-export class FrameError extends Error {
+export class FrameError extends TonstreamError {
+  readonly code = 'ADNL_FRAME_INVALID';
   override name = 'FrameError';
 }
 

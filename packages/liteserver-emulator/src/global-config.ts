@@ -5,6 +5,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { isIPv4 } from 'node:net';
+import { TonstreamError } from '@tonstream/errors';
 
 /** A liteserver as clients address it. */
 export type LiteServerAddress = { host: string; port: number; publicKey: Buffer };
@@ -28,7 +29,8 @@ const ZERO_HASH = Buffer.alloc(32).toString('base64');
 const MASTERCHAIN_SHARD_PLACEHOLDER = '"__masterchain_shard__"';
 const MASTERCHAIN_SHARD = '-9223372036854775808';
 
-export class GlobalConfigError extends Error {
+export class GlobalConfigError extends TonstreamError {
+  readonly code = 'GLOBAL_CONFIG_INVALID';
   override name = 'GlobalConfigError';
 }
 

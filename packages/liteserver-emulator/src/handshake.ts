@@ -7,10 +7,12 @@
  */
 import { createCipheriv, createDecipheriv, createHash, type Cipher, type Decipher } from 'node:crypto';
 import { sharedSecret, type ServerKeys } from './keys.js';
+import { TonstreamError } from '@tonstream/errors';
 
 export const HANDSHAKE_BYTES = 256;
 
-export class HandshakeError extends Error {
+export class HandshakeError extends TonstreamError {
+  readonly code = 'ADNL_HANDSHAKE_FAILED';
   override name = 'HandshakeError';
 }
 

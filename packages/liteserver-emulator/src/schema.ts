@@ -27,6 +27,7 @@ import {
   type OutMsgQueueSizes,
 } from './out-msg-queue-sizes.js';
 import { TlWriter, type TlReader } from './tl-buffer.js';
+import { TonstreamError } from '@tonstream/errors';
 
 type SchemaFunctions = typeof Functions;
 /** Envelope constructors, handled by the dispatcher itself rather than by handlers. */
@@ -182,7 +183,8 @@ export function functionNames(): LiteMethod[] {
   return [...tables.byId.values()].map((f) => f.name);
 }
 
-export class ResultTypeError extends Error {
+export class ResultTypeError extends TonstreamError {
+  readonly code = 'TL_RESULT_TYPE';
   override name = 'ResultTypeError';
 }
 

@@ -1,3 +1,5 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /**
  * TL (de)serialisation buffers with the method set of ton-tl's TLReadBuffer/TLWriteBuffer, so
  * ton-lite-client's generated `Codecs` run on them unchanged. Ours copy byte strings with one
@@ -30,7 +32,8 @@ export const BOOL_FALSE = 0xbc799737;
 /** TL `bytes` longer than this need the 0xff length form, which ton-tl (and so ton-lite-client) cannot read. */
 export const TL_BYTES_MAX = 0xffffff;
 
-export class TlDecodeError extends Error {
+export class TlDecodeError extends TonstreamError {
+  readonly code = 'TL_DECODE';
   override name = 'TlDecodeError';
 }
 

@@ -1,6 +1,7 @@
 import type { Check } from './check.js';
 import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from './records.js';
 import { accountStateRecord, blockRecord, messageRow, transactionRow } from './schemas.js';
+import { TonstreamError } from '@tonstream/errors';
 
 /** The records of the decoded topics, by the name the pipeline gives their kind. */
 export type RecordOf = {
@@ -19,7 +20,8 @@ export type RecordKind = keyof RecordOf;
 export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 
 /** A record that is not what its topic carries: not JSON, too big, or a field missing or out of range. */
-export class InvalidRecordError extends Error {
+export class InvalidRecordError extends TonstreamError {
+  readonly code = 'RECORD_INVALID';
   override name = 'InvalidRecordError';
 }
 

@@ -4,8 +4,10 @@
  * the bad value (its credentials hidden) and what is accepted.
  */
 import { redactCredentials } from './redact.js';
+import { TonstreamError } from '@tonstream/errors';
 
-export class ConfigError extends Error {
+export class ConfigError extends TonstreamError {
+  readonly code = 'CONFIG_INVALID';
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
     this.name = 'ConfigError';

@@ -42,12 +42,16 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   };
 }
 
-/** BigInts as strings; errors with message, stack and cause; no credentials of URLs in any string. */
+/**
+ * BigInts as strings; errors with message, stack and cause, and their `code` and `retriable` when they
+ * have them (TonstreamError's, Node's ECONNREFUSED, kafkajs's); no credentials of URLs in any string.
+ */
 function jsonSafe(_key: string, value: unknown): unknown {
   if (typeof value === 'string') return redactCredentials(value);
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) {
-    return { name: value.name, message: value.message, stack: value.stack, cause: value.cause };
+    const { code, retriable } = value as { code?: unknown; retriable?: unknown };
+    return { name: value.name, message: value.message, code, retriable, stack: value.stack, cause: value.cause };
   }
   return value;
 }

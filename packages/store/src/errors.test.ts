@@ -49,15 +49,15 @@ describe('which store errors are worth retrying', () => {
     [252, 'TOO_MANY_PARTS', 'Too many parts (300). Merges are processing significantly slower than inserts'],
   ])('ClickHouse %i (%s): retried', async (code, name, text) => {
     for (const err of await failures(CLICKHOUSE(code, name, text))) {
-      expect(err.code).toBe(code);
+      expect(err.clickhouseCode).toBe(code);
       expect(err.retriable).toBe(true);
     }
-    expect(toStoreError(new Error(CLICKHOUSE_18(code, text).body), 'insert failed')).toMatchObject({ code, retriable: true });
+    expect(toStoreError(new Error(CLICKHOUSE_18(code, text).body), 'insert failed')).toMatchObject({ clickhouseCode: code, retriable: true, code: 'STORE_UNAVAILABLE' });
   });
 
   it('ClickHouse errors that the same request would meet again: not retried', async () => {
-    for (const err of await failures(CLICKHOUSE(60, 'UNKNOWN_TABLE', 'Table db.t does not exist'))) expect(err).toMatchObject({ code: 60, retriable: false });
-    expect(toStoreError(new Error(CLICKHOUSE_18(27, 'Cannot parse input: expected \\t before: x').body), 'insert failed')).toMatchObject({ code: 27, retriable: false });
+    for (const err of await failures(CLICKHOUSE(60, 'UNKNOWN_TABLE', 'Table db.t does not exist'))) expect(err).toMatchObject({ clickhouseCode: 60, retriable: false, code: 'STORE_REJECTED' });
+    expect(toStoreError(new Error(CLICKHOUSE_18(27, 'Cannot parse input: expected \\t before: x').body), 'insert failed')).toMatchObject({ clickhouseCode: 27, retriable: false });
   });
 
   it.each([
@@ -66,14 +66,14 @@ describe('which store errors are worth retrying', () => {
     [504, ''],
   ])('a proxy answering %i without a ClickHouse code: retried, the status in the message', async (status, body) => {
     for (const err of await failures({ status, body })) {
-      expect(err.code).toBeUndefined();
+      expect(err.clickhouseCode).toBeUndefined();
       expect(err.retriable).toBe(true);
       expect(err.message).toContain(`HTTP ${status}`);
     }
   });
 
   it('a proxy refusing with 4xx (auth, wrong path) is not retried', async () => {
-    for (const err of await failures({ status: 403, body: 'Forbidden' })) expect(err).toMatchObject({ code: undefined, retriable: false });
+    for (const err of await failures({ status: 403, body: 'Forbidden' })) expect(err).toMatchObject({ clickhouseCode: undefined, retriable: false });
   });
 
   it('no answer at all (nothing listening) is retried', async () => {

@@ -1,20 +1,26 @@
 import { ClickHouseError } from '@clickhouse/client';
+import { TonstreamError } from '@tonstream/errors';
 
 /**
  * Errors from ClickHouse, translated once. @clickhouse/client cannot parse 18.16's error text (it
  * lacks the trailing type name), so the code is read from `Code: N` ourselves when the client did not.
  */
-export class StoreError extends Error {
+export class StoreError extends TonstreamError {
   constructor(
     message: string,
     /** ClickHouse error code when the server answered; undefined for transport errors. */
-    readonly code: number | undefined,
+    readonly clickhouseCode: number | undefined,
     /** True when retrying the same request later can succeed (server down, timeouts, overload). */
-    readonly retriable: boolean,
+    override readonly retriable: boolean,
     options?: { cause?: unknown },
   ) {
     super(message, options);
     this.name = 'StoreError';
+  }
+
+  /** STORE_UNAVAILABLE when trying again later can succeed, STORE_REJECTED when ClickHouse refused the request itself. */
+  get code(): 'STORE_UNAVAILABLE' | 'STORE_REJECTED' {
+    return this.retriable ? 'STORE_UNAVAILABLE' : 'STORE_REJECTED';
   }
 }
 

@@ -28,7 +28,7 @@ export async function withMigrationLock<T>(store: Store, fn: () => Promise<T>): 
       await store.command(`CREATE TABLE ${lock} (beat DateTime) ENGINE = Memory`);
       break;
     } catch (err) {
-      if (!(err instanceof StoreError && err.code === TABLE_ALREADY_EXISTS)) throw err;
+      if (!(err instanceof StoreError && err.clickhouseCode === TABLE_ALREADY_EXISTS)) throw err;
     }
     if (await isStale(store)) await store.command(`DROP TABLE IF EXISTS ${lock}`);
     if (Date.now() > deadline) throw new Error(`migrations: ${lock} is still held after ${LOCK_WAIT_MS / 60_000} min (drop it if no process is migrating)`);
@@ -53,8 +53,9 @@ async function isStale(store: Store): Promise<boolean> {
       `SELECT now() - greatest((SELECT max(beat) FROM ${db}.schema_migrations_lock), (SELECT any(metadata_modification_time) FROM system.tables WHERE database = ${str(db)} AND name = 'schema_migrations_lock')) AS age`,
     );
     return Number(row?.age ?? 0) > STALE_S;
-  } catch {
+  } catch (err) {
     // Released between the CREATE and this look: not stale, try again.
+    if (!(err instanceof StoreError)) throw err;
     return false;
   }
 }

@@ -1,9 +1,12 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /**
  * SQL literals for ClickHouse 18.16, which has no server-side query parameters: every value that
  * reaches SQL goes through one of these, and identifiers through an allow-list pattern.
  */
 
-export class SqlValueError extends Error {
+export class SqlValueError extends TonstreamError {
+  readonly code = 'SQL_VALUE_INVALID';
   constructor(message: string) {
     super(message);
     this.name = 'SqlValueError';

@@ -1,3 +1,4 @@
+import { TonstreamError } from '@tonstream/errors';
 import { normalizeAddress, normalizeTraceHash } from './address.js';
 import { parseCursor, type Cursor } from './cursor.js';
 
@@ -47,7 +48,9 @@ export function emptySubscription(supportedActionTypes: string[] = ['latest']): 
   return { types: new Set(), addresses: new Set(), traceHashes: new Set(), minFinality: 'finalized', includeAddressBook: false, includeMetadata: false, actionTypes: null, supportedActionTypes };
 }
 
-class DecodeError extends Error {}
+class DecodeError extends TonstreamError {
+  readonly code = 'SUBSCRIPTION_INVALID';
+}
 
 /** Go's JSON decoder matches keys case-insensitively; the exact spelling wins when both are present. */
 function field(obj: Record<string, unknown>, name: string): unknown {

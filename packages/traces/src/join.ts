@@ -1,4 +1,5 @@
 import type { MessageRecord, MessageRow, TransactionRecord, TransactionRow } from '@tonstream/records';
+import { TonstreamError } from '@tonstream/errors';
 
 /** A message row without the columns of its side (direction, transaction): the record the transaction embeds. */
 function messageRecord(row: MessageRow): MessageRecord {
@@ -7,7 +8,8 @@ function messageRecord(row: MessageRow): MessageRecord {
 }
 
 /** Why a transaction could not be put back together: a message it names is missing. */
-export class MissingMessageError extends Error {
+export class MissingMessageError extends TonstreamError {
+  readonly code = 'TRACE_MESSAGE_MISSING';
   override name = 'MissingMessageError';
 }
 

@@ -96,6 +96,17 @@ describe('createProcessor()', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('retries a failed emulation, but not a programming error', async () => {
+    const failing = setup(() => {
+      throw new Error('liteserver timeout');
+    });
+    expect(await failing.processor.process(value(externalBoc(7)), failing.control)).toBe('failed');
+    expect(failing.calls).toHaveLength(3);
+    const buggy = setup((boc) => (undefined as unknown as { of: (b: Buffer) => EmulationOutcome }).of(boc));
+    expect(await buggy.processor.process(value(externalBoc(8)), buggy.control)).toBe('failed');
+    expect(buggy.calls).toHaveLength(1);
+  });
+
   it('emulates and stores an external once; a repeat is a duplicate, also after a restart (found in Redis)', async () => {
     const first = setup();
     const boc = externalBoc(2);

@@ -7,6 +7,7 @@ import type { Admission } from './admission.js';
 import type { EmulatorMetrics } from './metrics.js';
 import type { PendingStream } from './pending-stream.js';
 import { interfacesOfStates, pendingLookup } from './state-interfaces.js';
+import { isProgrammingError, recoverWith, rethrowBugs, TonstreamError } from '@tonstream/errors';
 
 /** Emulation attempts per external: a liteserver hiccup is retried, a persistent failure given up. */
 const EMULATION_ATTEMPTS = 3;
@@ -34,7 +35,8 @@ export type ProcessorDeps = {
 };
 
 /** The service stopped while a Redis write was still being retried: the offset must not be committed. */
-export class StoppedError extends Error {
+export class StoppedError extends TonstreamError {
+  readonly code = 'STOPPED';
   override name = 'StoppedError';
 }
 
@@ -53,7 +55,7 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
       try {
         return await emulator.emulate(ext.boc);
       } catch (err) {
-        if (attempt >= EMULATION_ATTEMPTS) throw err;
+        if (attempt >= EMULATION_ATTEMPTS || isProgrammingError(err)) throw err;
         logger.warn('emulation failed, retrying', { hash_norm: ext.hash_norm, attempt, err });
         await sleep(100 * attempt);
       }
@@ -66,6 +68,7 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
         await putPendingTrace(redis, keys, entry, ttlMs, now());
         return;
       } catch (err) {
+        rethrowBugs(err);
         metrics.redisErrors.inc();
         if (attempt === 1) logger.warn('Redis write failed; retrying until it is back (offsets wait)', { hash_norm: entry.trace.external_hash_norm, err });
         if (!control.isRunning()) throw new StoppedError('stopped while storing a pending trace', { cause: err });
@@ -83,6 +86,7 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
       ext = parseExternal(Buffer.from(v.boc, 'base64'));
       receivedAt = v.received_at;
     } catch (err) {
+      rethrowBugs(err);
       logger.warn('not a pending external; skipped', { err });
       return 'invalid';
     }
@@ -91,7 +95,7 @@ export function createProcessor(deps: ProcessorDeps): { process(value: Buffer | 
     const decision = admission.admit(ext.hash_norm, ext.destination, now());
     if (decision !== 'admit') return decision;
     // Stored before a crash whose offset was not committed yet: emulated once, not twice.
-    if (await hasPendingTrace(redis, keys, ext.hash_norm).catch(() => false)) return 'duplicate';
+    if (await hasPendingTrace(redis, keys, ext.hash_norm).catch(recoverWith(false))) return 'duplicate';
 
     let outcome;
     try {

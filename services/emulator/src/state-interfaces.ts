@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { Cell } from '@ton/core';
 import { type ContractInterfaces, contractInterfacesOf } from '@tonstream/actions';
 import { accountStateRecord } from '@tonstream/block';
@@ -21,7 +22,8 @@ export function interfacesOfStates(finalStates: ReadonlyMap<string, string>): Ma
       const state = accountStateRecord(accountCell.toBoc(), { account, lastTransLt, lastTransHash, mcSeqno: null, genUtime: 0 });
       const found = contractInterfacesOf(state);
       if (found) out.set(account, found);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       continue;
     }
   }

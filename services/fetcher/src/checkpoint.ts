@@ -1,3 +1,5 @@
+import { TonstreamError } from '@tonstream/errors';
+
 /**
  * The fetcher's checkpoint: the last masterchain block whose blocks Kafka acknowledged, in the
  * compacted checkpoints topic. The key names the chain by its zero state, so a fetcher pointed at
@@ -14,12 +16,14 @@ export type Checkpoint = {
   written_at_ms: number;
 };
 
-export class CheckpointError extends Error {
+export class CheckpointError extends TonstreamError {
+  readonly code = 'CHECKPOINT_INVALID';
   override name = 'CheckpointError';
 }
 
 /** The checkpoint belongs to another chain than the liteservers serve: the fetcher stops (exit 1). */
-export class CheckpointMismatchError extends Error {
+export class CheckpointMismatchError extends TonstreamError {
+  readonly code = 'CHECKPOINT_MISMATCH';
   override name = 'CheckpointMismatchError';
 }
 

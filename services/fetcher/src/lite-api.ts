@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { type CellTable, parseBoc } from '@tonstream/block';
 import { type BlockIdExt, type ConnectOptions, connectLitePool, createLiteReads, type LitePool, type LiteServerAddress } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
+import { TonstreamError } from '@tonstream/errors';
 
 export const MASTERCHAIN = -1;
 export const MASTERCHAIN_SHARD = '8000000000000000';
@@ -28,7 +29,8 @@ export type LiteApi = {
 };
 
 /** A downloaded block or state does not match what it was requested by. Retried on another server. */
-export class VerifyError extends Error {
+export class VerifyError extends TonstreamError {
+  readonly code = 'PROOF_INVALID';
   override name = 'VerifyError';
 }
 

@@ -6,13 +6,15 @@
  * seqnos instead and misses blocks around splits and merges; this walk does not.
  */
 import { createLimiter } from '@tonstream/lite-client';
+import { TonstreamError } from '@tonstream/errors';
 
 /** A block id with its hashes. Shards are 16 uppercase hex digits (tag bit included), hashes base64. */
 export type FullBlockId = { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string };
 
 export type ShortBlockId = Pick<FullBlockId, 'workchain' | 'shard' | 'seqno'>;
 
-export class ShardWalkError extends Error {
+export class ShardWalkError extends TonstreamError {
+  readonly code = 'SHARD_WALK';
   override name = 'ShardWalkError';
 }
 

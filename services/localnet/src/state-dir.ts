@@ -1,6 +1,7 @@
 /** The small files of the state directory besides the chain snapshot (see STATE_FILES). */
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { TonstreamError } from '@tonstream/errors';
 
 /** What a chain's creation fixed that the process needs again after a restore. */
 export type ChainIdentity = {
@@ -9,7 +10,8 @@ export type ChainIdentity = {
   createdAt: string;
 };
 
-export class StateFileError extends Error {
+export class StateFileError extends TonstreamError {
+  readonly code = 'STATE_FILE_INVALID';
   override name = 'StateFileError';
 }
 

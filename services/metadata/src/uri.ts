@@ -1,3 +1,5 @@
+import { rethrowBugs } from '@tonstream/errors';
+
 /** `<cid>[/path][?query]` after `ipfs://` (or `ipfs://ipfs/`); a CID as written in URIs is letters and digits (CIDv0 base58btc, CIDv1 base32 or base36). */
 const IPFS_PATH = /^([a-z0-9]+)([/?#].*)?$/i;
 
@@ -22,7 +24,8 @@ export function fetchUrl(uri: string, ipfsGateway: string): URL | null {
     }
     const url = new URL(text);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

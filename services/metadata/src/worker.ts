@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import { addPendingUris, readMetadataCursor, readTokenUris, readUnresolvedMetadata, readWatermark, saveMetadataCursor, writeMetadataEntries, type MetadataEntry, type Store } from '@tonstream/store';
 import { retryDelayMs } from './backoff.js';
@@ -129,6 +130,7 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
         ? await fetchJson(url, { timeoutMs: config.timeoutMs, maxBytes: config.maxBytes, maxRedirects: config.maxRedirects, privateOrigin, signal: stopping.signal })
         : { ok: false, reason: 'bad_uri', retryable: false, detail: 'not an http(s) or ipfs URI' };
     } catch (err) {
+      rethrowBugs(err);
       result = { ok: false, reason: 'network', retryable: true, detail: (err as Error).message };
     }
     inFlight.delete(uri);

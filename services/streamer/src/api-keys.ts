@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Logger } from '@tonstream/runtime';
 import { apiKeyExists, missingApiKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
@@ -56,7 +57,8 @@ export function connectKeyVerifier(o: { redisUrl: string; prefix: string; logger
           if (known) cache.set(keyHash, { atMs: now() });
           else cache.delete(keyHash);
           return known ? 'known' : 'unknown';
-        } catch {
+        } catch (err) {
+          rethrowBugs(err);
           // fall through to the cache
         }
       }
@@ -72,7 +74,8 @@ export function connectKeyVerifier(o: { redisUrl: string; prefix: string; logger
           else cache.set(hash, { atMs: now() });
         }
         return gone;
-      } catch {
+      } catch (err) {
+        rethrowBugs(err);
         return null;
       }
     },

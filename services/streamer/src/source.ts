@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
@@ -186,6 +187,7 @@ export function createSource(o: SourceOptions) {
         if (id) join.addActions(id, actions);
       }
     } catch (err) {
+      rethrowBugs(err);
       o.metrics.refused.inc();
       o.logger.warn('tracer record refused', { topic, offset: message.offset, reason: (err as Error).message });
     }
@@ -198,6 +200,7 @@ export function createSource(o: SourceOptions) {
       else if (onChain.has(m.hashNorm)) o.metrics.stalePending.inc();
       else out.emitPending(pendingEvents(m));
     } catch (err) {
+      rethrowBugs(err);
       o.metrics.refused.inc();
       o.logger.warn('pending trace record refused', { offset: message.offset, reason: (err as Error).message });
     }

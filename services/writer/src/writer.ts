@@ -1,7 +1,8 @@
+import { isProgrammingError, isRetriable } from '@tonstream/errors';
 import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
-import { migrate, type Store, StoreError, writeBatch } from '@tonstream/store';
+import { migrate, type Store, writeBatch } from '@tonstream/store';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
@@ -137,8 +138,8 @@ export function createWriter(deps: WriterDeps): Writer {
       const result = await retryWhileRetriable(storeOnce, {
         policy: deps.retry ?? DEFAULT_RETRY,
         signal: abort.signal,
-        // A Kafka error reaches here only after kafkajs's own retries: keep waiting, as for ClickHouse.
-        isRetriable: (err) => (err instanceof StoreError ? err.retriable : !deadSent),
+        // A Kafka error reaches here only after kafkajs's own retries: keep waiting, as for ClickHouse (not for a bug).
+        isRetriable: (err) => (deadSent ? isRetriable(err) : !isProgrammingError(err)),
         onRetry: (err, attempt, delayMs) => {
           metrics.retries.inc();
           const what = deadSent ? 'ClickHouse' : 'Kafka (dead letters)';
@@ -241,7 +242,7 @@ export function createWriter(deps: WriterDeps): Writer {
       const migrated = await retryWhileRetriable(() => migrate(store), {
         policy: deps.retry ?? DEFAULT_RETRY,
         signal: abort.signal,
-        isRetriable: (err) => err instanceof StoreError && err.retriable,
+        isRetriable,
         onRetry: (err, attempt, delayMs) => logger.warn('ClickHouse unavailable at start, retrying migrations', { attempt, delay_ms: delayMs, err: (err as Error).message }),
       });
       logger.info('schema migrated', { database: store.database, applied: migrated.applied, version: migrated.current });

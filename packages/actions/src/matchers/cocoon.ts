@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { ExternalAddress } from '@ton/core';
 import {
   cocoonClientProxyRequest, cocoonExtClientGrantRefund, cocoonExtClientTopUp, cocoonExtProxyCharge, cocoonExtProxyPayoutRequest,
@@ -35,7 +36,8 @@ function expectedAddress(a: unknown): string | null {
 function signedPayload(block: Block) {
   try {
     return cocoonTokensPayload.read(block.node.body().beginParse());
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { COFFEE_OPS, coffeeStakingLog } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
@@ -18,7 +19,8 @@ function stakingLog(blocks: Block[], opcode: number) {
   for (const b of findBlocks(blocks, (x) => isCall(x, opcode) && x.node.kind === 'log')) {
     try {
       return coffeeStakingLog.read(b.node.body().beginParse());
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       // not the layout: keep looking
     }
   }

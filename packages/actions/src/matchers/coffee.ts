@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { COFFEE_OPS, coffeeCreateVault, coffeeLiquidityWithdrawalEvent, coffeeSwapNative, coffeeSwapSuccessfulEvent } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
@@ -136,7 +137,8 @@ function payloadOpcode(payload: string | null): number | null {
   try {
     const cell = cellFromBase64(payload);
     return cell.bits.length >= 32 ? cell.beginParse().preloadUint(32) : null;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

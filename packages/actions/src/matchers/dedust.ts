@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import {
   DEDUST_OPS, dedustDepositJettonPayload, dedustDepositTon, dedustDepositToPool, dedustPayoutFromPool, dedustSwapNotification,
   jettonBurn, jettonBurnNotification, jettonInternalTransfer, jettonNotify, jettonTransfer,
@@ -45,7 +46,8 @@ function vaultDepositData(vaultCall: Block, ctx: MatchContext) {
   let payload;
   try {
     payload = dedustDepositJettonPayload.read(notify.forward_payload.beginParse());
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
   const internal = vaultCall.prev;

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import {
   EVAA_OPS, EVAA_TON_ASSET_ID, EVAA_WITHDRAW_FAIL_EXCESS, evaaSupplyJettonPayload, evaaSupplyMaster, evaaSupplySuccess,
   evaaWithdrawCollateralized, evaaWithdrawMaster, skipEvaaUserHeader,
@@ -27,7 +28,8 @@ function userOpcode(block: Block): number | null {
     const s = block.node.body().beginParse();
     skipEvaaUserHeader(s);
     return s.loadUint(32);
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }
@@ -40,7 +42,8 @@ function userAssetId(block: Block): bigint | null {
     s.loadUint(32);
     s.loadUintBig(64);
     return s.loadUintBig(256);
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }
@@ -53,7 +56,8 @@ function supplyPayload(t: JettonTransferDetails) {
   if (!t.forward_payload) return null;
   try {
     return evaaSupplyJettonPayload.read(cellFromBase64(t.forward_payload).beginParse());
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

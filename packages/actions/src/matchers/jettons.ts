@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import type { BodyOf } from '@tonstream/contracts';
 import { STONFI_PTON_V1_MASTER, STONFI_PTON_V2_MASTER, TONCO_PTON_MASTER, jettonBurn, jettonBurnNotification, jettonInternalTransfer, jettonInternalTransferNoEither, jettonMint, jettonMintLoose, jettonNotify, jettonTransfer, minterJettonMint } from '@tonstream/contracts';
@@ -101,7 +102,8 @@ export function burnAmount(block: Block): bigint | null {
     const amount = s.loadCoins();
     s.loadAddressAny();
     return amount;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }
@@ -128,7 +130,8 @@ function masterMsgAmount(cell: Cell): bigint | null {
     s.loadUint(32);
     s.loadUintBig(64);
     return s.loadCoins();
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

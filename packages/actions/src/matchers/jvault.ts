@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { Dictionary } from '@ton/core';
 import { countedValue, JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest } from '@tonstream/contracts';
 import type { Block } from '../block.js';
@@ -33,7 +34,8 @@ function stakeWalletAssets(ctx: MatchContext, stakeWallet: string | null): { poo
     const stakeAsset = raw(s.loadAddress());
     const lockWallet = (interfaces(ctx, pool)?.data_boc as { lock_wallet_address?: string } | undefined)?.lock_wallet_address;
     return { pool, asset: jettonWallet(ctx, lockWallet)?.jetton ?? null, stakeAsset };
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }
@@ -59,7 +61,8 @@ export const jvaultStakeMatcher: ActionMatcher = {
       const s = cellFromBase64(t.forward_payload).beginParse();
       jvaultStakePayload.op.read(s);
       period = jvaultStakePayload.period.read(s);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const cancelled = findOp(matched, JVAULT_OPS.stakeCancelled);
@@ -149,7 +152,8 @@ export const jvaultClaimMatcher: ActionMatcher = {
     try {
       const dict = body.jettons_to_claim.beginParse().loadDict(Dictionary.Keys.Address(), countedValue(Dictionary.Values.Bool()));
       jettons = dict.keys().map((a) => raw(a)!);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const amounts = [(withdrawal.data!.details as JettonTransferDetails).amount];

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import type { LzPacket } from '@tonstream/contracts';
 import { LAYERZERO_OPS as OP, readLzPacket, readLzSend, readLzVerificationStatus } from '@tonstream/contracts';
@@ -18,13 +19,9 @@ const tonBack = (): Matcher => ofType('ton_transfer', { optional: true });
 
 /** A typed cell down a path of first refs (the message's `md` and what it wraps), or null. */
 function refPath(block: Block, depth: number): Cell | null {
-  try {
-    let cell = block.node.body();
-    for (let i = 0; i < depth; i += 1) cell = cell.refs[0];
-    return cell ?? null;
-  } catch {
-    return null;
-  }
+  let cell: Cell | undefined = block.node.body();
+  for (let i = 0; i < depth && cell; i += 1) cell = cell.refs[0];
+  return cell ?? null;
 }
 
 function packetDetails(p: LzPacket) {
@@ -41,7 +38,8 @@ function sendData(block: Block, matched: Block[]) {
   let lzSend;
   try {
     lzSend = readLzSend(cell);
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
   return {
@@ -122,7 +120,8 @@ export const layerzeroReceiveMatcher: ActionMatcher = {
     let packet;
     try {
       packet = readLzPacket(cell);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const oapp = execute.node.destination;
@@ -150,7 +149,8 @@ export const layerzeroCommitPacketMatcher: ActionMatcher = {
     let packet;
     try {
       packet = readLzPacket(cell);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const details = {
@@ -184,7 +184,8 @@ export const layerzeroDvnVerifyMatcher: ActionMatcher = {
     let status;
     try {
       status = readLzVerificationStatus(cell);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const details = {

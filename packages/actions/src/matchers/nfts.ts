@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import { nftOwnershipAssigned, nftTransfer, teleitemBidInfo } from '@tonstream/contracts';
 import { deploys } from '../basic-blocks.js';
@@ -105,7 +106,8 @@ export const nftOwnershipAssignedMatcher: ActionMatcher = {
     let bid: bigint | null;
     try {
       bid = teleitemBidInfo.read(body.forward_payload.beginParse()).bid;
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       bid = null;
     }
     const parent = block.prev;

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { STONFI_EXIT, stonfiPaymentRequest, stonfiSwap } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher } from '../matcher.js';
@@ -33,7 +34,8 @@ function swapPayload(payload: string | null): { jettonWallet: string | null; use
     const jettonWallet = raw(s.loadAddress());
     s.loadCoins();
     return { jettonWallet, userAddress: raw(s.loadAddress()) };
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Slice } from '@ton/core';
 import { jettonBurnNotification, TGBTC_OPS, tgbtcBurnEvent, tgbtcDkgCompletedEvent, tgbtcMintEvent, tgbtcNewKeyEvent } from '@tonstream/contracts';
 import type { Block } from '../block.js';
@@ -66,14 +67,16 @@ function readBurnEvent(block: Block): { amount: bigint; sender: string | null; p
     s = block.node.body().beginParse();
     s.skip(32);
     amount = s.loadCoins();
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
   const event = { amount, sender: null as string | null, pegout: null as string | null };
   try {
     event.sender = raw(s.loadAddressAny());
     event.pegout = raw(s.loadAddressAny());
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     // What did read is kept.
   }
   return event;

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import {
   jettonNotify, ptonTonTransfer, TONCO_EXIT, TONCO_OPS, toncoAccountAddLiquidity, toncoFundAccountPayload, toncoPoolBurn,
   toncoPoolStartBurn, toncoPositionBurn, toncoPositionInit, toncoRouterPayTo,
@@ -54,7 +55,8 @@ export const toncoDepositLiquidityMatcher: ActionMatcher = {
     let payload;
     try {
       payload = toncoFundAccountPayload.read(body.forward_payload.beginParse());
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       return null;
     }
     const senderWallet = input.type === 'jetton_transfer' ? (input.data!.details as JettonTransferDetails).sender_jetton_wallet : null;

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import { ptonTonTransfer, TONCO_EXIT, toncoPoolInit, toncoPoolSwap, toncoRouterCreatePool, toncoRouterPayTo } from '@tonstream/contracts';
 import type { Block } from '../block.js';
@@ -64,7 +65,8 @@ function requestTargets(payload: Cell): { wallet: string; minOut: bigint }[] {
   if (next) {
     try {
       if (next.beginParse().preloadUint(32) === toncoPoolSwap.opcode) targets.push(...requestTargets(next));
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       // Ends the list.
     }
   }
@@ -82,7 +84,8 @@ function failedSwapTarget(incoming: Block[], out: Leg, ctx: MatchContext): { ass
   try {
     const payload = ptonForwardPayload(pton);
     last = payload ? requestTargets(payload).at(-1) : undefined;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
   if (!last) return null;

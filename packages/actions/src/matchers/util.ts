@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { Cell } from '@ton/core';
 import { Address } from '@ton/core';
 import type { BodyOf, MessageLayout } from '@tonstream/contracts';
@@ -23,7 +24,8 @@ export function str(v: bigint | number | null | undefined): string | null {
 export function readAs<L extends MessageLayout>(block: Block, layout: L): BodyOf<L> | null {
   try {
     return layout.read(block.node.body().beginParse()) as BodyOf<L>;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

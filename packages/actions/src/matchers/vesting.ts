@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { vestingAddWhiteList, vestingAddWhiteListResponse, vestingSendMessage, vestingSendMessageResponse } from '@tonstream/contracts';
 import type { Cell, Slice } from '@ton/core';
 import type { ActionMatcher } from '../matcher.js';
@@ -50,7 +51,8 @@ export const vestingAddWhitelistMatcher: ActionMatcher = {
     let accounts: string[];
     try {
       accounts = whitelistAddresses(body.addresses_ref_snake);
-    } catch {
+    } catch (err) {
+      rethrowBugs(err);
       accounts = [];
     }
     const details = { query_id: body.query_id.toString(), accounts_added: accounts, source: block.node.source, vesting: block.node.destination };

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Address, type Cell, Dictionary, type Slice } from '@ton/core';
 import { rawAddress } from './token-data.js';
 
@@ -26,7 +27,8 @@ export function readExactly<T>(data: Cell, read: (s: Slice) => T): T | null {
     const s = data.beginParse();
     const value = read(s);
     return s.remainingBits === 0 && s.remainingRefs === 0 ? value : null;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Cell, Dictionary, type Slice } from '@ton/core';
 import { countedValue } from '../tlb/dict.js';
 import { createHash } from 'node:crypto';
@@ -38,7 +39,8 @@ export function readDnsRecord(value: Cell): { type: 'smc' | 'next_resolver' | 'a
     if (tag === 0xad01) return { type: 'adnl', value: hex256(s) };
     if (tag === 0x7473) return { type: 'storage', value: hex256(s) };
     return null;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

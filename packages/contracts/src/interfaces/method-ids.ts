@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Cell, Dictionary, type Slice } from '@ton/core';
 import { countedValue } from '../tlb/dict.js';
 
@@ -39,7 +40,8 @@ export function getMethodIds(code: Cell): number[] | null {
   try {
     const dict = Dictionary.loadDirect(Dictionary.Keys.Uint(19), countedValue(ignoreValue) as never, code.refs[0]);
     return dict.keys().sort((a, b) => a - b);
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

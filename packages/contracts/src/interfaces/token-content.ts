@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Cell, Dictionary, type Slice } from '@ton/core';
 import { createHash } from 'node:crypto';
 import { TlbMismatch } from '../tlb/codec.js';
@@ -67,7 +68,8 @@ export function readTokenContent(cell: Cell | null): TokenContent | null {
       if (key) out[key] = contentData(value, budget);
     }
     return out;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }
@@ -77,7 +79,8 @@ export function readSnakeText(cell: Cell | null): string | null {
   if (!cell) return null;
   try {
     return snakeBytes(cell.beginParse()).toString('utf8');
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Address, Cell, type Slice } from '@ton/core';
 import { readSnakeText, readTokenContent, type TokenContent } from './token-content.js';
 
@@ -35,7 +36,8 @@ function exact<T>(data: Cell, read: (s: Slice) => T, refs: number): T | null {
     const s = data.beginParse();
     const value = read(s);
     return s.remainingBits === 0 && s.remainingRefs === refs ? value : null;
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
 }

@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { type Address, Cell, type ExternalAddress } from '@ton/core';
 import type { MessageRecord, TokenEvent } from '@tonstream/records';
 import { isBody, readBody } from '../read-body.js';
@@ -34,7 +35,8 @@ export function tokenBodyEvent(account: string, inMsg: MessageRecord | null): To
   let body;
   try {
     body = readBody(Cell.fromBase64(inMsg.message_content.body));
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return null;
   }
   if (isBody(body, jettonTransfer)) {

@@ -1,4 +1,5 @@
 import type { Cell, Slice } from '@ton/core';
+import { TonstreamError } from '@tonstream/errors';
 
 /**
  * A TL-B value as toncenter's decoder (ton-marker) prints it: a constructor is an object whose
@@ -31,7 +32,8 @@ export type Codec<T> = {
 export type ValueOf<C> = C extends Codec<infer T> ? T : never;
 
 /** The bits do not match the scheme (a wrong tag, a failed constraint, data where none may be). */
-export class TlbMismatch extends Error {
+export class TlbMismatch extends TonstreamError {
+  readonly code = 'TLB_MISMATCH';
   constructor(message: string) {
     super(message);
     this.name = 'TlbMismatch';
@@ -39,7 +41,8 @@ export class TlbMismatch extends Error {
 }
 
 /** A print ran out of its budget; the message is the one toncenter answers for the same case. */
-export class DecodeLimitExceeded extends Error {
+export class DecodeLimitExceeded extends TonstreamError {
+  readonly code = 'DECODE_LIMIT_EXCEEDED';
   constructor(message: string) {
     super(message);
     this.name = 'DecodeLimitExceeded';

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { apiKeysKey, generateApiKey, hashApiKey, type KeyRecord } from './layout.js';
+import { TonstreamError } from '@tonstream/errors';
 
 /** A stored key as `list` shows it: its record and its hash (the hash field's name). */
 export type StoredKey = KeyRecord & { hash: string };
@@ -10,7 +11,8 @@ export const MAX_LABEL_LENGTH = 200;
 /** Shortest hash prefix `revoke` accepts, so a typo cannot match many keys. */
 export const MIN_REVOKE_PREFIX = 8;
 
-export class KeyStoreError extends Error {
+export class KeyStoreError extends TonstreamError {
+  readonly code = 'KEY_STORE';
   constructor(message: string) {
     super(message);
     this.name = 'KeyStoreError';

@@ -7,6 +7,7 @@
 import { AbortedError, connectLitePool, createLitePool, createLiteReads, GlobalConfigMissingError, type LiteReads, loadGlobalConfig, type LitePool, LiteQueryError, type QueryEngine, QueryTimeoutError } from '@tonstream/lite-client';
 import { createLiteQueryMetrics, type Logger } from '@tonstream/runtime';
 import type { Registry } from 'prom-client';
+import { TonstreamError } from '@tonstream/errors';
 
 export type { AccountRef, BlockIdExt, BlockLookup } from '@tonstream/lite-client';
 
@@ -23,7 +24,8 @@ const CONFIG_WARN_EVERY = 10;
 const MASTERCHAIN_INFO_MAX_AGE_MS = 250;
 
 /** A failed liteserver call (the client's side: timeout, no connection, or the server's error answer), with the status the API answers it with. */
-export class LiteClientError extends Error {
+export class LiteClientError extends TonstreamError {
+  readonly code = 'LITE_CLIENT';
   override name = 'LiteClientError';
   constructor(
     readonly status: number,

@@ -34,7 +34,7 @@ export function readDeadline(res: Response, timeoutMs: number): ReadDeadline {
   return {
     signal: abort.signal,
     clientGone: () => gone,
-    isTimeout: (err) => (err instanceof StoreError ? timedOut || err.code === TIMEOUT_EXCEEDED : timedOut && err === abort.signal.reason),
+    isTimeout: (err) => (err instanceof StoreError ? timedOut || err.clickhouseCode === TIMEOUT_EXCEEDED : timedOut && err === abort.signal.reason),
     end() {
       clearTimeout(timer);
       res.off('close', onClose);

@@ -1,4 +1,5 @@
 import type { KeyStore, StoredKey } from '@tonstream/store';
+import { TonstreamError } from '@tonstream/errors';
 
 /** The limit a key gets when `create` is not given `--rps`: toncenter's free plan. */
 export const DEFAULT_KEY_RPS = 10;
@@ -16,7 +17,8 @@ export type KeysCommand =
   | { command: 'list'; json: boolean }
   | { command: 'revoke'; target: string; json: boolean };
 
-export class UsageError extends Error {
+export class UsageError extends TonstreamError {
+  readonly code = 'USAGE';
   constructor(message: string) {
     super(`${message}\n${KEYS_USAGE}`);
     this.name = 'UsageError';

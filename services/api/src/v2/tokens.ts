@@ -1,3 +1,4 @@
+import { recoverWith } from '@tonstream/errors';
 import { Address, type Cell, Dictionary, type TupleItem } from '@ton/core';
 import { createHash } from 'node:crypto';
 import type { Liteserver } from '../chain/liteserver.js';
@@ -68,7 +69,7 @@ export const getTokenData = defineMethod({
   params: { address: required(kinds.address, 'Token contract address.') },
   async handle({ params: { address }, lite, testnet }) {
     const self = friendlyAddress(address, { bounceable: true, testOnly: testnet });
-    const run = (m: string) => runGetMethod(lite, address, m, []).then((r) => (r.exitCode === 0 ? r.stack : undefined)).catch(() => undefined);
+    const run = (m: string) => runGetMethod(lite, address, m, []).then((r) => (r.exitCode === 0 ? r.stack : undefined)).catch(recoverWith(undefined));
     const [jetton, wallet, item, collection] = await Promise.all([run('get_jetton_data'), run('get_wallet_data'), run('get_nft_data'), run('get_collection_data')]);
     try {
       if (jetton && jetton.length >= 5) {

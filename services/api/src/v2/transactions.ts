@@ -1,3 +1,4 @@
+import { recoverWith } from '@tonstream/errors';
 import type { MessageRecord, TransactionRow } from '@tonstream/records';
 import { readBlocks, readMessages, readTransactionBocs, readTransactionMessages, readTransactions, type ReadScope, type Store } from '@tonstream/store';
 import { Cell, loadTransaction } from '@ton/core';
@@ -39,7 +40,7 @@ async function shape(store: Store, scope: ReadScope, lite: Liteserver, txs: Tran
   // came from: the same cell in another cell order would make an answer change when the index catches up.
   const bocs = new Map([...indexed].map(([hash, boc]) => [hash, Cell.fromBase64(boc).toBoc().toString('base64')]));
   const missing = txs.filter((t) => !bocs.has(t.hash));
-  if (missing.length > 0) for (const [hash, boc] of await transactionBocs(lite, missing).catch(() => new Map<string, string>())) bocs.set(hash, boc);
+  if (missing.length > 0) for (const [hash, boc] of await transactionBocs(lite, missing).catch(recoverWith(new Map<string, string>()))) bocs.set(hash, boc);
   return { testnet, messages, bocs };
 }
 

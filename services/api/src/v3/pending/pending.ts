@@ -1,3 +1,4 @@
+import { rethrowBugs } from '@tonstream/errors';
 import type { MessageRecord, MessageRow, TransactionRecord } from '@tonstream/records';
 import { messageKey, type PendingKeys, readPendingActions, readPendingTraces, readPendingTransactions, readTraces, type StoredPendingTrace } from '@tonstream/store';
 import type { ActionRecord } from '@tonstream/traces';
@@ -109,7 +110,8 @@ async function dropConfirmed<P extends Params, T>(ctx: EndpointContext<P>, items
   let traces;
   try {
     traces = await readTraces(ctx.store, ctx.scope, { msgHashes: externals }, { limit: externals.length * 2, offset: 0, sort: 'desc', order: 'lt' });
-  } catch {
+  } catch (err) {
+    rethrowBugs(err);
     return items;
   }
   const confirmed = new Set(traces.filter((t) => t.trace_info.trace_state === 'complete' && t.external_hash !== null).map((t) => t.external_hash));
