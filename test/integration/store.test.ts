@@ -168,11 +168,13 @@ describe('store on the real ClickHouse', () => {
     const store = await migratedStore();
     const err = await store.query(`SELECT * FROM ${store.database}.no_such_table`).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StoreError);
-    expect((err as StoreError).code).toBe(60);
+    expect((err as StoreError).clickhouseCode).toBe(60);
+    expect((err as StoreError).code).toBe('STORE_REJECTED');
     expect((err as StoreError).retriable).toBe(false);
     const down = createStore({ url: 'http://127.0.0.1:1', database: store.database });
     const err2 = await down.query('SELECT 1').catch((e: unknown) => e);
     expect((err2 as StoreError).retriable).toBe(true);
+    expect((err2 as StoreError).code).toBe('STORE_UNAVAILABLE');
     await down.close();
   });
 });
