@@ -227,10 +227,12 @@ describe('pipeline end to end on the local network', () => {
     // whatever the steps); how many depends on how long batches and the faults above take: on a loaded
     // machine the restarted writer may rejoin its group only during the outage, and the watermark then
     // goes from its first value to the end in one step.
-    expect(watermark.seen.length).toBeGreaterThanOrEqual(2);
-    expect(watermark.seen[0].seqno).toBeLessThan(STOP_AT / 2);
-    // How far the watermark trailed the chain: from a round's production to the watermark reaching it.
+    // It first moved while the chain was still producing (ci23, load 12: not before round 65 of 80, after
+    // the kills and the outage, so a round number is no bar; the chain's own clock is).
     const produced = new Map(rounds.map((r) => [r.mc_seqno, r.produced_at_ms]));
+    expect(watermark.seen.length).toBeGreaterThanOrEqual(2);
+    expect(watermark.seen[0].atMs).toBeLessThan(produced.get(STOP_AT)!);
+    // How far the watermark trailed the chain: from a round's production to the watermark reaching it.
     const lag = rounds.map((r) => (watermark.seen.find((w) => w.seqno >= r.mc_seqno)?.atMs ?? Date.now()) - produced.get(r.mc_seqno)!);
     console.log(`e2e: watermark lag behind the chain over ${lag.length} rounds, faults included: p50 ${percentile(lag, 50)} ms, p95 ${percentile(lag, 95)} ms, max ${Math.max(...lag)} ms`);
     // Duplicate deliveries (re-reads after the kills) all land before the decoder and the writer have committed the ends of their topics.
