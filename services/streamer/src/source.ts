@@ -160,7 +160,8 @@ export function createSource(o: SourceOptions) {
   };
 
   const release = () => {
-    while (held.length > 0) {
+    // At the bound, what a batch completed beyond it stays held: the bound is exact, not one batch over it.
+    while (held.length > 0 && unfinalized.length < o.maxUnfinalizedBlocks) {
       const h = held[0];
       if (!join.ready(h.completed) && tracerRunning() && Date.now() - h.since < o.tracerWaitMs) break;
       held.shift();
@@ -245,6 +246,7 @@ export function createSource(o: SourceOptions) {
         watermark = w.mc_seqno;
         o.metrics.watermark.set(watermark);
         finalize();
+        release();
       }
     } catch (err) {
       watermarkError = (err as Error).message;
