@@ -15,7 +15,8 @@
  * dropped at the end unless BENCH_KEEP=1; a run always writes them anew.
  */
 import { loadavg } from 'node:os';
-import { createStore, MIGRATIONS, migrate, type Migration, type RecordBatch, recordBatch, str, type Store, writeBatch } from '@tonstream/store';
+import { createStore, MIGRATIONS, migrate, type Migration, type RecordBatch, recordBatch, str, type Store, StoreError, writeBatch } from '@tonstream/store';
+import { retryWhileRetriable } from '@tonstream/writer-service';
 import { eventually } from '../support/processes.js';
 import { localnetData } from '../integration/chdb-localnet-data.js';
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
@@ -68,7 +69,11 @@ async function openSide(name: Side['name'], migrations: Migration[]): Promise<Si
 async function writeBoth(sides: Side[], batch: RecordBatch): Promise<void> {
   for (const side of sides) {
     const started = performance.now();
-    await side.write(side.store, batch);
+    // As the writer: a retriable failure (a dropped connection, a busy server) is retried; a batch lands each fact once.
+    await retryWhileRetriable(() => side.write(side.store, batch), {
+      isRetriable: (err) => err instanceof StoreError && err.retriable,
+      onRetry: (err, attempt) => log(`${side.store.database}: write failed (${(err as Error).message}), attempt ${attempt + 1}`),
+    });
     side.writeSeconds += (performance.now() - started) / 1000;
   }
 }
@@ -130,7 +135,7 @@ async function main(): Promise<void> {
   for (const batch of generateChain(loadTemplates(), chain)) {
     count(batch);
     await writeBoth(sides, batch);
-    if (transactions % 100_000 < batch.transactions.length) log(`${transactions} transactions written to both, ${seconds(started)} s`);
+    if (transactions % 50_000 < batch.transactions.length) log(`${transactions} transactions written to both, ${seconds(started)} s`);
   }
   // Traces are made from the stored transactions of each database (the same rows, the same seed: the same traces).
   for (const side of sides) {
