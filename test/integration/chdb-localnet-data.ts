@@ -15,7 +15,7 @@ import { type Chain, createChain, createTraffic, type StoredBlock } from '@tonst
 import type { AccountStateRecord, TokenEvent, TransactionRecord } from '@tonstream/records';
 import { batchRows, recordBatch, type RecordBatch } from '@tonstream/store';
 import { type ActionRecord, assembleMasterchainBlock, emptyState, type TraceRecord } from '@tonstream/traces';
-import { tokenEventsOfBlock } from '../../services/decoder/src/token-events.js';
+import { tokenEventsOfBlock } from '@tonstream/decoder-service';
 
 export type LocalnetData = { batches: RecordBatch[]; traces: TraceRecord[]; actions: ActionRecord[]; mcSeqnos: number[] };
 

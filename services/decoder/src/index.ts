@@ -4,3 +4,4 @@ export { createDecoderMetrics, type DecoderMetrics } from './metrics.js';
 export { DECODER_CONFIG, DECODER_SERVICE, type DecoderConfig } from './config.js';
 export { startDecoder } from './start.js';
 export { reindex, replayProgress, type ReindexDeps, type ReindexProgress, type ReplayTarget } from './reindex.js';
+export { tokenEventsOfBlock } from './token-events.js';
