@@ -8,7 +8,7 @@ import { runService, serviceSpec } from './service.js';
 const SPEC = serviceSpec('fixture', {
   ...logFields,
   ...metricsFields(0),
-  mode: oneOf('FIXTURE_MODE', 'how the fixture behaves', ['run', 'fail-after-start', 'throw-in-start'] as const, 'run'),
+  mode: oneOf('FIXTURE_MODE', 'how the fixture behaves', ['run', 'fail-after-start', 'throw-in-start', 'reject-after-start'] as const, 'run'),
   rounds: int('FIXTURE_ROUNDS', 'a number to validate', 1, { min: 1, max: 10 }),
 });
 
@@ -16,6 +16,7 @@ await runService(SPEC, async (config, ctx) => {
   if (config.mode === 'throw-in-start') throw new Error('cannot reach the thing');
   ctx.health(() => ({ status: 'ok', reasons: [] }));
   if (config.mode === 'fail-after-start') setImmediate(() => ctx.fail('consumer gone for good', new Error('topic deleted')));
+  if (config.mode === 'reject-after-start') setImmediate(() => void Promise.reject(new TypeError('x is not a function')));
   ctx.logger.info('fixture started');
   return async () => void process.stdout.write('stop called\n');
 });

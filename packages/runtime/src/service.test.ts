@@ -89,6 +89,16 @@ describe('runService()', () => {
     expect(logLines(r).find((l) => l.msg === 'stopped')?.exit_code).toBe(1);
   });
 
+  it('a rejection nobody handles: logged as an error with its cause, stop called once, exit 1', async () => {
+    const r = run({ FIXTURE_MODE: 'reject-after-start' });
+    expect(await r.code).toBe(1);
+    const error = r.stdoutLines().find((l) => l.includes('"level":"error"')) ?? '';
+    expect(error).toContain('unhandled rejection');
+    expect(error).toContain('x is not a function');
+    expect(r.stdoutLines().filter((l) => l === 'stop called')).toHaveLength(1);
+    expect(logLines(r).find((l) => l.msg === 'stopped')?.exit_code).toBe(1);
+  });
+
   it('start throwing: "<name> failed to start" with the error, exit 1', async () => {
     const r = run({ FIXTURE_MODE: 'throw-in-start' });
     expect(await r.code).toBe(1);

@@ -5,7 +5,8 @@
  *
  * Exit codes, the same for every service:
  * - 2: bad configuration (every problem on stderr, each naming its variable; nothing started);
- * - 1: `start` failed, or the service failed after starting (`ctx.fail`): logged, stopped, exited;
+ * - 1: `start` failed, or the service failed after starting (`ctx.fail`, or a rejection nobody
+ *   handled): logged, stopped, exited;
  * - 0: stopped by SIGTERM/SIGINT (`stop` called once) or finished its work (`ctx.finish`);
  * - 130: a second signal while stopping. A stop that fails exits 1, one that hangs is cut off after
  *   SHUTDOWN_TIMEOUT_MS (exit 1).
@@ -78,6 +79,9 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>, 
     },
     finish: (reason) => void shutdown.trigger(reason),
   };
+  // A rejection nobody handles is a bug (@tonstream/errors lets bugs through): logged with the error,
+  // stopped like any failure, exit 1, instead of Node's bare crash past the logger and the stop steps.
+  process.on('unhandledRejection', (err) => ctx.fail('unhandled rejection', err));
   try {
     if (config.metricsPort !== undefined) {
       const server = await startMetricsServer({ registry, port: config.metricsPort, host: config.metricsHost, health: () => health() });
