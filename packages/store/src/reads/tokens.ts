@@ -175,7 +175,7 @@ export type EventFilter = {
   excludeAborted?: boolean;
 };
 
-/** How `<kind>_by_account` names each party (token-schema.ts), and the column holding the token account. */
+/** How `<kind>_by_account` names each party (migrations/0009-tokens.ts), and the column holding the token account. */
 const PARTIES: Record<EventKind, { sent: string; received: string; tokenAccount: { role: string; column: string } }> = {
   jetton_transfers: { sent: 'out', received: 'in', tokenAccount: { role: 'wallet', column: 'source_wallet' } },
   jetton_burns: { sent: 'owner', received: 'owner', tokenAccount: { role: 'wallet', column: 'jetton_wallet' } },
