@@ -36,11 +36,12 @@ function serverProject(name: string, include: string[], exclude: string[] = []) 
 
 export default defineConfig({
   test: {
-    // Three files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
+    // Two files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
     // keys, locked ports; outages are proxies of their own) and spend much of their time waiting on the
-    // chain, Kafka and services. At two, a fresh-clone run kept two cores about two-thirds busy (ci20/22:
-    // ~2,300 s of CPU in 28 min).
-    maxWorkers: 3,
+    // chain, Kafka and services. Two keep two cores about two-thirds busy (ci20/22: ~2,300 s of CPU in
+    // 28 min); three took 24 min (ci24) but loaded them to 16 and a CPU-bound suite (schemathesis) then
+    // ran past its 5 minutes (ci25): more only once the suites' own CPU is cut.
+    maxWorkers: 2,
     reporters: ['default', './test/support/failures-as-they-happen.ts'],
     projects: [
       {
