@@ -42,7 +42,6 @@ export function createKafka({ brokers, clientId, logger, socketFactory }: KafkaO
 /** A topic exists with settings the pipeline cannot work with. */
 export class TopicConfigError extends TonstreamError {
   readonly code = 'TOPIC_CONFIG_MISMATCH';
-  override name = 'TopicConfigError';
 }
 
 /**

@@ -24,7 +24,6 @@ export type PendingExternal = {
 /** The bytes are not an external-in message to a standard address, or the value is not a PendingExternal. */
 export class PendingExternalError extends TonstreamError {
   readonly code = 'PENDING_EXTERNAL_INVALID';
-  override name = 'PendingExternalError';
 }
 
 /** The topic value for an external message BoC; throws PendingExternalError when it is not one. */

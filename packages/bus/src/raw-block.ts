@@ -42,7 +42,6 @@ export class CodecError extends TonstreamError {
   readonly code = 'RAW_BLOCK_INVALID';
   constructor(message: string) {
     super(message);
-    this.name = 'CodecError';
   }
 }
 

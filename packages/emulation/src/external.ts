@@ -15,7 +15,6 @@ export type ExternalMessage = {
 /** The BoC is not one external-in message to a standard address. */
 export class ExternalMessageError extends TonstreamError {
   readonly code = 'EXTERNAL_MESSAGE_INVALID';
-  override name = 'ExternalMessageError';
 }
 
 /** Parses and checks an external-in message BoC; its hashes come from @tonstream/block as the decoder computes them. */

@@ -56,5 +56,4 @@ export async function loadGlobalConfig(source: string, options: LoadGlobalConfig
 /** The global config file is not there (yet); other failures mean it is there but unusable. */
 export class GlobalConfigMissingError extends TonstreamError {
   readonly code = 'GLOBAL_CONFIG_MISSING';
-  override name = 'GlobalConfigMissingError';
 }

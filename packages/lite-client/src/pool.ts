@@ -71,7 +71,6 @@ export type LitePool = {
 export class LiteQueryError extends TonstreamError {
   readonly code = 'LITE_QUERY_FAILED';
   override readonly retriable = true;
-  override name = 'LiteQueryError';
   constructor(
     readonly method: string,
     readonly attempts: { server: string; error: string }[],
@@ -83,7 +82,6 @@ export class LiteQueryError extends TonstreamError {
 
 /** Every configured server answered that it does not have what was asked (`isGone`): final. */
 export class GoneEverywhereError extends LiteQueryError {
-  override name = 'GoneEverywhereError';
   constructor(method: string, attempts: { server: string; error: string }[], options?: ErrorOptions) {
     super(method, attempts, options);
     this.message = `every liteserver answered ${method} with "not here": ${attempts.map((a) => `${a.server}: ${a.error}`).join('; ')}`;
@@ -101,7 +99,6 @@ class GoneAnswer extends TonstreamError {
 export class QueryTimeoutError extends TonstreamError {
   readonly code = 'LITE_TIMEOUT';
   override readonly retriable = true;
-  override name = 'QueryTimeoutError';
 }
 
 type ServerState = PoolServer & { failures: number; downUntil: number; lastError?: string };

@@ -22,7 +22,6 @@ export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_
 
 export class AbortedError extends TonstreamError {
   readonly code = 'ABORTED';
-  override name = 'AbortedError';
 }
 
 /** Resolves after `ms`, or rejects with AbortedError as soon as `signal` aborts. */

@@ -120,7 +120,6 @@ export function serveConnection(socket: Socket, ctx: ConnectionContext): void {
 
 class ProtocolError extends TonstreamError {
   readonly code = 'ADNL_PROTOCOL';
-  override name = 'ProtocolError';
 }
 
 /** adnl.message.answer query_id:int256 answer:bytes */

@@ -17,7 +17,6 @@ export const ErrorCode = {
  */
 export class LiteErrorAnswer extends TonstreamError {
   readonly code = 'LITE_ERROR_ANSWER';
-  override name = 'LiteErrorAnswer';
   /** The liteServer.error code (`ErrorCode`). */
   readonly liteCode: number;
 

@@ -15,7 +15,6 @@ export const FRAME_MAX_SIZE = (1 << 24) + FRAME_MIN_SIZE;
 
 export class FrameError extends TonstreamError {
   readonly code = 'ADNL_FRAME_INVALID';
-  override name = 'FrameError';
 }
 
 /** One complete frame around `payload`, nonce random. */

@@ -31,7 +31,6 @@ const MASTERCHAIN_SHARD = '-9223372036854775808';
 
 export class GlobalConfigError extends TonstreamError {
   readonly code = 'GLOBAL_CONFIG_INVALID';
-  override name = 'GlobalConfigError';
 }
 
 export function writeGlobalConfig(

@@ -13,7 +13,6 @@ export const HANDSHAKE_BYTES = 256;
 
 export class HandshakeError extends TonstreamError {
   readonly code = 'ADNL_HANDSHAKE_FAILED';
-  override name = 'HandshakeError';
 }
 
 /** The session's AES-256-CTR streams, as the server uses them. */

@@ -185,7 +185,6 @@ export function functionNames(): LiteMethod[] {
 
 export class ResultTypeError extends TonstreamError {
   readonly code = 'TL_RESULT_TYPE';
-  override name = 'ResultTypeError';
 }
 
 /** Boxed TL bytes of a handler result for `fn`; a Uint8Array result is taken as already encoded. */

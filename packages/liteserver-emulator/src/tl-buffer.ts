@@ -34,7 +34,6 @@ export const TL_BYTES_MAX = 0xffffff;
 
 export class TlDecodeError extends TonstreamError {
   readonly code = 'TL_DECODE';
-  override name = 'TlDecodeError';
 }
 
 export class TlReader implements TlDecoder {

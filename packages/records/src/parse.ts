@@ -22,7 +22,6 @@ export const MAX_RECORD_CHARS = 8 * 1024 * 1024;
 /** A record that is not what its topic carries: not JSON, too big, or a field missing or out of range. */
 export class InvalidRecordError extends TonstreamError {
   readonly code = 'RECORD_INVALID';
-  override name = 'InvalidRecordError';
 }
 
 const CHECKS: Record<RecordKind, Check> = { blocks: blockRecord, transactions: transactionRow, messages: messageRow, accountStates: accountStateRecord };

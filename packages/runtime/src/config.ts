@@ -10,7 +10,6 @@ export class ConfigError extends TonstreamError {
   readonly code = 'CONFIG_INVALID';
   constructor(readonly problems: string[]) {
     super(`invalid configuration:\n  ${problems.join('\n  ')}`);
-    this.name = 'ConfigError';
   }
 }
 

@@ -15,7 +15,6 @@ export class StoreError extends TonstreamError {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'StoreError';
   }
 
   /** STORE_UNAVAILABLE when trying again later can succeed, STORE_REJECTED when ClickHouse refused the request itself. */

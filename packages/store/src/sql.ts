@@ -9,7 +9,6 @@ export class SqlValueError extends TonstreamError {
   readonly code = 'SQL_VALUE_INVALID';
   constructor(message: string) {
     super(message);
-    this.name = 'SqlValueError';
   }
 }
 

@@ -10,7 +10,6 @@ function messageRecord(row: MessageRow): MessageRecord {
 /** Why a transaction could not be put back together: a message it names is missing. */
 export class MissingMessageError extends TonstreamError {
   readonly code = 'TRACE_MESSAGE_MISSING';
-  override name = 'MissingMessageError';
 }
 
 /**

@@ -37,7 +37,6 @@ export type ProcessorDeps = {
 /** The service stopped while a Redis write was still being retried: the offset must not be committed. */
 export class StoppedError extends TonstreamError {
   readonly code = 'STOPPED';
-  override name = 'StoppedError';
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

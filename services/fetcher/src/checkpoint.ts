@@ -18,13 +18,11 @@ export type Checkpoint = {
 
 export class CheckpointError extends TonstreamError {
   readonly code = 'CHECKPOINT_INVALID';
-  override name = 'CheckpointError';
 }
 
 /** The checkpoint belongs to another chain than the liteservers serve: the fetcher stops (exit 1). */
 export class CheckpointMismatchError extends TonstreamError {
   readonly code = 'CHECKPOINT_MISMATCH';
-  override name = 'CheckpointMismatchError';
 }
 
 /** Backfill runs keep their own checkpoint so they never move the live fetcher's position. */

@@ -31,7 +31,6 @@ export type LiteApi = {
 /** A downloaded block or state does not match what it was requested by. Retried on another server. */
 export class VerifyError extends TonstreamError {
   readonly code = 'PROOF_INVALID';
-  override name = 'VerifyError';
 }
 
 export function toTlBlockId(id: FullBlockId): BlockIdExt {

@@ -15,7 +15,6 @@ export type ShortBlockId = Pick<FullBlockId, 'workchain' | 'shard' | 'seqno'>;
 
 export class ShardWalkError extends TonstreamError {
   readonly code = 'SHARD_WALK';
-  override name = 'ShardWalkError';
 }
 
 const U64 = (1n << 64n) - 1n;

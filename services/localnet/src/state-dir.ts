@@ -12,7 +12,6 @@ export type ChainIdentity = {
 
 export class StateFileError extends TonstreamError {
   readonly code = 'STATE_FILE_INVALID';
-  override name = 'StateFileError';
 }
 
 /** The liteserver's 32-byte ed25519 seed: read, or made and saved (mode 0600) on first use. */

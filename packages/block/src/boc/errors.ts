@@ -5,7 +5,6 @@ export class BocError extends TonstreamError {
   readonly code = 'BOC_INVALID';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'BocError';
   }
 }
 
@@ -23,6 +22,5 @@ export class TlbError extends TonstreamError {
     options?: { cause?: unknown },
   ) {
     super(`${path}: ${message} (cell ${cell}, bit ${bit})`, options);
-    this.name = 'TlbError';
   }
 }

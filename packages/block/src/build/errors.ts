@@ -5,6 +5,5 @@ export class BuildError extends TonstreamError {
   readonly code = 'CELL_BUILD';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'BuildError';
   }
 }

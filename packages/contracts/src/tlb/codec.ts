@@ -36,7 +36,6 @@ export class TlbMismatch extends TonstreamError {
   readonly code = 'TLB_MISMATCH';
   constructor(message: string) {
     super(message);
-    this.name = 'TlbMismatch';
   }
 }
 
@@ -45,7 +44,6 @@ export class DecodeLimitExceeded extends TonstreamError {
   readonly code = 'DECODE_LIMIT_EXCEEDED';
   constructor(message: string) {
     super(message);
-    this.name = 'DecodeLimitExceeded';
   }
 }
 

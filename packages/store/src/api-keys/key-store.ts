@@ -15,7 +15,6 @@ export class KeyStoreError extends TonstreamError {
   readonly code = 'KEY_STORE';
   constructor(message: string) {
     super(message);
-    this.name = 'KeyStoreError';
   }
 }
 

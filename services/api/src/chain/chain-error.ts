@@ -7,7 +7,6 @@ import { TonstreamError } from '@tonstream/errors';
  */
 export class ChainError extends TonstreamError {
   readonly code = 'CHAIN_ERROR';
-  override name = 'ChainError';
   constructor(
     readonly status: number,
     message: string,

@@ -26,7 +26,6 @@ const MASTERCHAIN_INFO_MAX_AGE_MS = 250;
 /** A failed liteserver call (the client's side: timeout, no connection, or the server's error answer), with the status the API answers it with. */
 export class LiteClientError extends TonstreamError {
   readonly code = 'LITE_CLIENT';
-  override name = 'LiteClientError';
   constructor(
     readonly status: number,
     message: string,

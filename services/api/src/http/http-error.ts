@@ -9,6 +9,5 @@ export class HttpError extends TonstreamError {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = 'HttpError';
   }
 }

@@ -21,7 +21,6 @@ export class UsageError extends TonstreamError {
   readonly code = 'USAGE';
   constructor(message: string) {
     super(`${message}\n${KEYS_USAGE}`);
-    this.name = 'UsageError';
   }
 }
 

@@ -8,7 +8,6 @@ import { HttpError } from '../http/http-error.js';
 
 /** A v2 error: `status` is both the HTTP status and the envelope's `code`. */
 export class V2Error extends HttpError {
-  override name = 'V2Error';
 }
 
 export const notFound = (what: string) => new V2Error(404, what);
