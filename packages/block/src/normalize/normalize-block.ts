@@ -1,12 +1,13 @@
 import { hash as oneShotHash } from 'node:crypto';
 import type { CellTable } from '../boc/cells.js';
+import { BocError } from '../boc/errors.js';
 import { parseBoc } from '../boc/parse-boc.js';
 import { Slice } from '../boc/slice.js';
 import { type CellPart, hashCell, partBoc, partIdentity } from '../boc/subtree.js';
 import { type Block, loadBlock, shardChild, shardParent, type ExtBlkRef } from '../tlb/block.js';
 import { type CurrencyCollection, rawAddress } from '../tlb/common.js';
 import type { Message } from '../tlb/message.js';
-import type { TrComputePhase, Transaction, TransactionDescr } from '../tlb/transaction.js';
+import { loadTransaction, type TrComputePhase, type Transaction, type TransactionDescr } from '../tlb/transaction.js';
 import type { BlockId, BlockRecord, BlockRef, ComputePhaseRecord, CurrencyRecord, MessageRecord, MessageRow, TransactionDescrRecord, TransactionRecord } from '@tonstream/records';
 import type { BlockRecords, TouchedAccount } from './block-records.js';
 
@@ -165,6 +166,20 @@ export function transactionRecord(cells: CellTable, tx: Transaction, account: st
     // Last: the store cuts it from the record text (transaction_bocs).
     boc: b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
   };
+}
+
+/** What a transaction's record takes from its block: the BoC of the transaction cell alone does not say it. */
+export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: number | null; globalVersion?: number };
+
+/**
+ * The record of a transaction from the BoC `transactionRecord` put in it (base64): the same function on
+ * the same cells, so the same record, messages included. The store keeps the BoC and derives the rest.
+ */
+export function transactionFromBoc(boc: string, context: TransactionContext): TransactionRecord {
+  const cells = parseBoc(Buffer.from(boc, 'base64'));
+  if (cells.roots.length !== 1) throw new BocError(`a transaction BoC has one root, not ${cells.roots.length}`);
+  const tx = loadTransaction(new Slice(cells, cells.roots[0], 'Transaction'));
+  return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion);
 }
 
 /** From this global version on, int_msg_info's old `ihr_fee` bits are `extra_flags` (TVM upgrade of 2025). */

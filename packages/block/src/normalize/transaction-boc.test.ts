@@ -1,7 +1,10 @@
-import { Cell, loadTransaction } from '@ton/core';
+import { beginCell, Cell, loadTransaction } from '@ton/core';
+import { BocError, TlbError } from '../boc/errors.js';
+import { parseBoc } from '../boc/parse-boc.js';
+import { loadBlock } from '../tlb/block.js';
 import { describe, expect, it } from 'vitest';
 import { fixtureBlocks, fixtureTransactions, readFixture } from '../test-support/fixtures.js';
-import { decodeBlock } from './normalize-block.js';
+import { decodeBlock, transactionFromBoc } from './normalize-block.js';
 
 describe('transaction records carry the transaction cell as a BoC (v2 getTransactions `data`)', () => {
   it('equals the cell of transactions.json (extracted independently) for every listed transaction', () => {
@@ -30,5 +33,27 @@ describe('transaction records carry the transaction cell as a BoC (v2 getTransac
       }
     }
     expect(count).toBeGreaterThan(2000);
+  });
+});
+
+describe('transactionFromBoc: the record again from the BoC and its block context', () => {
+  it('gives the record decodeBlock gave, messages included, for every transaction of every fixture block', () => {
+    let count = 0;
+    for (const { name, bytes } of fixtureBlocks()) {
+      const decoded = decodeBlock(bytes);
+      const globalVersion = loadBlock(parseBoc(bytes)).info.genSoftware?.version;
+      for (const t of decoded.transactions) {
+        const again = transactionFromBoc(t.boc!, { account: t.account, blockRef: t.block_ref, mcSeqno: t.mc_block_seqno, globalVersion });
+        expect(again, `${name} ${t.lt}`).toEqual(t);
+        count++;
+      }
+    }
+    expect(count).toBeGreaterThan(2000);
+  });
+
+  it('refuses what is not a transaction BoC with the block package\'s own errors', () => {
+    const context = { account: '0:00', blockRef: { workchain: 0, shard: '8000000000000000', seqno: 1 }, mcSeqno: 1 };
+    expect(() => transactionFromBoc(Buffer.from('not a boc').toString('base64'), context)).toThrow(BocError);
+    expect(() => transactionFromBoc(beginCell().storeUint(5, 8).endCell().toBoc().toString('base64'), context)).toThrow(TlbError);
   });
 });
