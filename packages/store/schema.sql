@@ -491,14 +491,6 @@ CREATE TABLE {database}.messages (
   record String
 ) ENGINE = ReplacingMergeTree ORDER BY (hash, direction, tx_hash) SETTINGS index_granularity = 256;
 
-CREATE TABLE {database}.messages_by_account (
-  account String,
-  created_lt UInt64,
-  hash String,
-  direction String,
-  tx_hash String
-) ENGINE = ReplacingMergeTree ORDER BY (account, created_lt, hash, direction, tx_hash) SETTINGS index_granularity = 8192;
-
 CREATE TABLE {database}.messages_by_body_hash (
   body_hash String,
   hash String,
@@ -926,28 +918,6 @@ CREATE TABLE {database}.transaction_bocs (
   boc String
 ) ENGINE = ReplacingMergeTree ORDER BY (account, lt) SETTINGS index_granularity = 256;
 
-CREATE TABLE {database}.transaction_messages (
-  account String,
-  tx_lt UInt64,
-  direction String,
-  hash String,
-  tx_hash String,
-  tx_now UInt32,
-  mc_block_seqno UInt32,
-  record String
-) ENGINE = ReplacingMergeTree ORDER BY (account, tx_lt, direction, hash) SETTINGS index_granularity = 256;
-
-CREATE MATERIALIZED VIEW {database}.transaction_messages_mv TO {database}.transaction_messages (
-  account String,
-  tx_lt UInt64,
-  direction String,
-  hash String,
-  tx_hash String,
-  tx_now UInt32,
-  mc_block_seqno UInt32,
-  record String
-) AS SELECT if(direction = 'in', destination, source) AS account, tx_lt, direction, hash, tx_hash, tx_now, mc_block_seqno, record FROM {database}.messages;
-
 CREATE TABLE {database}.transaction_traces (
   tx_hash String,
   trace_id String
@@ -974,7 +944,9 @@ CREATE TABLE {database}.transactions (
   aborted UInt8,
   in_msg_hash String,
   out_msg_count UInt16,
-  record String
+  record String,
+  boc String,
+  global_version UInt32
 ) ENGINE = ReplacingMergeTree ORDER BY (account, lt) SETTINGS index_granularity = 256;
 
 CREATE TABLE {database}.transactions_by_hash (

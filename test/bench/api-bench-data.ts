@@ -44,7 +44,7 @@ export async function countFacts(store: Store): Promise<Dataset['counts']> {
   const db = store.database;
   const [transactions, messages, accounts, blocks, account_states] = await Promise.all([
     count(store, `SELECT uniqExact(hash) AS n FROM ${db}.transactions_by_hash`),
-    count(store, `SELECT uniqExact(hash, direction, tx_hash) AS n FROM ${db}.messages_by_account`),
+    count(store, `SELECT uniqExact(hash, direction, tx_hash) AS n FROM ${db}.messages`),
     count(store, `SELECT uniqExact(account) AS n FROM ${db}.account_states_latest WHERE account LIKE '0:%'`),
     count(store, `SELECT uniqExact(workchain, shard, seqno) AS n FROM ${db}.blocks_by_mc_seqno`),
     count(store, `SELECT uniqExact(account, last_trans_lt) AS n FROM ${db}.account_states`),

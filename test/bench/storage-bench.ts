@@ -22,6 +22,7 @@ import { localnetData } from '../integration/chdb-localnet-data.js';
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
 import { CHAIN } from './api-bench-data.js';
 import { ensureTraces } from './api-bench-traces.js';
+import { writeSchema17Batch } from './storage-baseline-writer.js';
 import { type SchemaStorage, storageRatio, storageReport, type TableParts } from './storage-report.js';
 
 /**
@@ -44,7 +45,7 @@ const seconds = (since: number) => Math.round((performance.now() - since) / 100)
 type Side = {
   name: 'before' | 'after';
   migrations: Migration[];
-  /** The writer's batch write for this schema. Today both schemas take the same `writeBatch`. */
+  /** The writer's batch write for this schema: schema 17's for `before`, the writer's own for `after`. */
   write: (store: Store, batch: RecordBatch) => Promise<unknown>;
   store: Store;
   writeSeconds: number;
@@ -63,7 +64,7 @@ async function openSide(name: Side['name'], migrations: Migration[]): Promise<Si
   await store.command(`DROP DATABASE IF EXISTS ${database}`);
   const { current } = await migrate(store, migrations);
   log(`${database}: schema version ${current}`);
-  return { name, migrations, write: writeBatch, store, writeSeconds: 0 };
+  return { name, migrations, write: name === 'before' ? writeSchema17Batch : writeBatch, store, writeSeconds: 0 };
 }
 
 async function writeBoth(sides: Side[], batch: RecordBatch): Promise<void> {

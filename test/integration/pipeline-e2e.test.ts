@@ -261,8 +261,6 @@ describe('pipeline end to end on the local network', () => {
       ['transactions_by_hash', 'hash', txs.length],
       ['transactions_by_mc_seqno', 'hash', txs.length],
       ['messages', 'hash, direction, tx_hash', messages.length],
-      // A message row's account is its transaction's (destination of an inbound, source of an outbound).
-      ['messages_by_account', 'hash, direction, tx_hash', messages.length],
       ['transactions_by_lt', 'lt, account', txs.length],
       ['account_states_latest', 'account', accounts],
     ];

@@ -167,6 +167,12 @@ export type TransactionRecord = {
   /** Sorted by created_lt, as toncenter returns them. */
   out_msgs: MessageRecord[];
   /**
+   * The chain's global version the block was made under (its gen_software), null when the block does
+   * not say; it decides how int_msg_info's fee bits read (messageRecord). With the BoC it is all the
+   * store needs to derive the record again. Absent in records of older decoders.
+   */
+  global_version?: number | null;
+  /**
    * The transaction cell as a BoC, base64 (v2 getTransactions' `data`). The decoder puts it last; the
    * store keeps it apart from the record (transaction_bocs). Absent in records of older decoders.
    */

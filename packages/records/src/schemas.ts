@@ -185,6 +185,7 @@ export const transactionRow: Check = object({
   in_msg: nullable(messageRef),
   out_msgs: arrayOf(messageRef, 255),
   token_events: optional(tokenEvents),
+  global_version: optional(nullable(uint32)),
   boc: optional(boc),
 });
 

@@ -1,6 +1,7 @@
 import type { Store } from './client.js';
 import { withMigrationLock } from './migration-lock.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
+import { StoreError } from './errors.js';
 import { str, uint } from './sql.js';
 
 export type MigrateResult = { applied: number[]; current: number };
@@ -27,11 +28,24 @@ export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS
     const applied: number[] = [];
     for (const m of sorted) {
       if (m.version <= current) continue;
-      for (const statement of m.statements(db)) await store.command(statement);
+      for (const statement of m.statements(db)) await apply(store, statement);
       await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
       applied.push(m.version);
       current = m.version;
     }
     return { applied, current };
   });
+}
+
+/** ClickHouse's error for a column that is already there. */
+const DUPLICATE_COLUMN = 44;
+
+/** 18.16 has no `ADD COLUMN IF NOT EXISTS`: a re-run finding the column there finds this statement applied. */
+async function apply(store: Store, statement: string): Promise<void> {
+  try {
+    await store.command(statement);
+  } catch (err) {
+    if (err instanceof StoreError && err.clickhouseCode === DUPLICATE_COLUMN && /\bADD COLUMN\b/.test(statement)) return;
+    throw err;
+  }
 }

@@ -6,6 +6,7 @@ import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 import { tokenRows } from './token-rows.js';
 import { contractRows } from './contract-rows.js';
+import { derivesFromBoc, messageText } from './transaction-facts.js';
 
 /** A table row: flat scalars keyed by column name. */
 export type Row = Record<string, TsvValue>;
@@ -59,9 +60,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     transactions: [],
     transactions_by_hash: [],
     transactions_by_mc_seqno: [],
-    transaction_bocs: [],
     messages: [],
-    messages_by_account: [],
     account_states_latest: [],
     account_states: [],
     traces: [],
@@ -109,10 +108,11 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       aborted: t.description.aborted ? 1 : 0,
       in_msg_hash: t.in_msg?.hash ?? '',
       out_msg_count: t.out_msgs.length,
-      // Messages live in their own table; the API joins them back. The BoC too (transaction_bocs).
-      record: t.boc === undefined ? json : withoutBoc(json, t),
+      // The BoC is the fact; the record text only where the BoC and these columns do not give it again.
+      record: derivesFromBoc(t) ? '' : t.boc === undefined ? json : withoutBoc(json, t),
+      boc: t.boc ?? '',
+      global_version: t.global_version ?? 0,
     });
-    if (t.boc !== undefined) rows.transaction_bocs.push({ account: t.account, lt: t.lt, boc: t.boc });
     rows.transactions_by_hash.push({ hash: t.hash, account: t.account, lt: t.lt });
     rows.transactions_by_mc_seqno.push({ mc_block_seqno: mc, lt: t.lt, account: t.account, hash: t.hash });
   }
@@ -132,12 +132,8 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       created_at: m.created_at === null ? 0 : Number(m.created_at),
       body_hash: m.message_content.hash,
       hash_norm: m.hash_norm ?? '',
-      record: json,
+      record: messageText(m, json),
     });
-    // Each side of the message gets a row for its account's history.
-    const lt = m.created_lt ?? m.tx_lt;
-    const account = m.direction === 'in' ? m.destination : m.source;
-    if (account) rows.messages_by_account.push({ account, created_lt: lt, hash: m.hash, direction: m.direction, tx_hash: m.tx_hash });
   }
   for (const { record: s, json } of batch.accountStates) {
     rows.account_states_latest.push({
@@ -209,7 +205,7 @@ function tsvArray(values: readonly string[]): string {
 }
 
 /**
- * A transaction's JSON text without its `boc` field, which has its own table: the v3 reads decompress
+ * A transaction's JSON text without its `boc` field, which has its own column: the v3 reads decompress
  * the whole `record`, and the BoC would be about half of it. The field is cut from the text (the writer
  * stores the text it consumed, not a new serialization): base64 holds no quote, so `,"boc":"<value>"`
  * can only be the field itself. Text in another layout is serialized again.

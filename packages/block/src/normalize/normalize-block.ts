@@ -163,13 +163,13 @@ export function transactionRecord(cells: CellTable, tx: Transaction, account: st
     block_ref: blockRef,
     in_msg: tx.inMsg ? messageRecord(cells, tx.inMsg, globalVersion) : null,
     out_msgs: outMsgs,
-    // Last: the store cuts it from the record text (transaction_bocs).
+    global_version: globalVersion ?? null,
     boc: b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
   };
 }
 
 /** What a transaction's record takes from its block: the BoC of the transaction cell alone does not say it. */
-export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: number | null; globalVersion?: number };
+export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: number | null; globalVersion?: number | null };
 
 /**
  * The record of a transaction from the BoC `transactionRecord` put in it (base64): the same function on
@@ -179,7 +179,9 @@ export function transactionFromBoc(boc: string, context: TransactionContext): Tr
   const cells = parseBoc(Buffer.from(boc, 'base64'));
   if (cells.roots.length !== 1) throw new BocError(`a transaction BoC has one root, not ${cells.roots.length}`);
   const tx = loadTransaction(new Slice(cells, cells.roots[0], 'Transaction'));
-  return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion);
+  const account = `${context.blockRef.workchain}:${tx.accountAddr.toUpperCase()}`;
+  if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
+  return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined);
 }
 
 /** From this global version on, int_msg_info's old `ihr_fee` bits are `extra_flags` (TVM upgrade of 2025). */

@@ -41,8 +41,9 @@ describe('transactionFromBoc: the record again from the BoC and its block contex
     let count = 0;
     for (const { name, bytes } of fixtureBlocks()) {
       const decoded = decodeBlock(bytes);
-      const globalVersion = loadBlock(parseBoc(bytes)).info.genSoftware?.version;
+      const globalVersion = loadBlock(parseBoc(bytes)).info.genSoftware?.version ?? null;
       for (const t of decoded.transactions) {
+        expect(t.global_version).toBe(globalVersion);
         const again = transactionFromBoc(t.boc!, { account: t.account, blockRef: t.block_ref, mcSeqno: t.mc_block_seqno, globalVersion });
         expect(again, `${name} ${t.lt}`).toEqual(t);
         count++;

@@ -1,6 +1,7 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
+import { withMessageBodies } from './message-bodies.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /**
@@ -91,7 +92,8 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
     // By key through a lookup table: a point read; by address or time alone: a scan, on every thread.
     filter.hashes || filter.bodyHash !== undefined || filter.opcode !== undefined ? pointRead(scope) : scope.query,
   );
-  return rows.map((r) => ({ message: JSON.parse(r.record) as MessageRow, inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));
+  const messages = await withMessageBodies(store, scope, rows.map((r) => JSON.parse(r.record) as MessageRow));
+  return rows.map((r, i) => ({ message: messages[i], inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));
 }
 
 /**

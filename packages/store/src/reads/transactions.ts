@@ -1,6 +1,8 @@
-import type { MessageRow, TransactionRow } from '@tonstream/records';
+import { transactionFromBoc } from '@tonstream/block';
+import type { MessageRow, TransactionRecord, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { int32, str, strList, uint } from '../sql.js';
+import { lacksBodies, storedTransaction, TRANSACTION_COLUMNS, type TransactionColumns, transactionContext, wholeMessages, withBodies } from '../transaction-facts.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
@@ -38,10 +40,12 @@ const ORDERS = {
 export type TransactionOrder = keyof typeof ORDERS;
 
 /**
- * Transactions at or below the watermark matching `filter`, one page; their messages are still refs.
- * One query in two steps: the page's keys (account, lt) from narrow columns, then the records of those
- * keys only. Ordering whole rows would read the `record` of every matching row (all of a busy
- * account's, all of a masterchain block's), most of the bytes of the table (measurements: migration 6).
+ * Transactions at or below the watermark matching `filter`, one page, with their BoCs. A row derived
+ * from its BoC (migration 18) carries its messages whole; one read from its record text names them by
+ * hash (readTransactionMessages joins both). One query in two steps: the page's keys (account, lt)
+ * from narrow columns, then the records of those keys only. Ordering whole rows would read the record
+ * of every matching row (all of a busy account's, all of a masterchain block's), most of the bytes of
+ * the table (measurements: migration 6).
  */
 export async function readTransactions(store: Store, scope: ReadScope, filter: TransactionFilter, page: Page & { order: TransactionOrder }): Promise<TransactionRow[]> {
   const w = scope.watermark;
@@ -51,12 +55,12 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
   const db = store.database;
   const order = ORDERS[page.order](sqlDirection(page.sort));
   const read = async (keys: string, point = !scans(filter)) => {
-    const rows = await store.query<{ record: string }>(
+    const rows = await store.query<TransactionColumns>(
       // Rows of one key are one fact (replays write it again): any of them will do.
-      `SELECT record FROM ${db}.transactions WHERE (account, lt) IN (${keys}) ORDER BY ${order} LIMIT 1 BY account, lt`,
+      `SELECT ${TRANSACTION_COLUMNS} FROM ${db}.transactions WHERE (account, lt) IN (${keys}) ORDER BY ${order} LIMIT 1 BY account, lt`,
       point ? pointRead(scope) : scope.query,
     );
-    return rows.map((r) => JSON.parse(r.record) as TransactionRow);
+    return rows.map(storedTransaction);
   };
   if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(db, w, filter, page, order));
   // The newest transactions of the chain: the page lies above some lt, found by trying the start lts
@@ -147,14 +151,20 @@ function pageKeys(db: string, watermark: number, filter: TransactionFilter, page
 }
 
 /**
- * The BoCs (base64 of the transaction cell) of the transactions, by transaction hash, from
- * `transaction_bocs` (migration 12). Transactions stored by a decoder older than that have none (absent).
+ * The BoCs (base64 of the transaction cell) of the transactions, by transaction hash: the ones they
+ * carry, and for rows written before migration 18 from `transaction_bocs` (migration 12). Transactions
+ * stored by a decoder older than that have none (absent).
  */
-export async function readTransactionBocs(store: Store, scope: ReadScope, txs: readonly { account: string; lt: string; hash: string }[]): Promise<Map<string, string>> {
+export async function readTransactionBocs(store: Store, scope: ReadScope, txs: readonly TransactionRow[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (txs.length === 0) return found;
-  const hashes = new Map(txs.map((t) => [`${t.account} ${t.lt}`, t.hash]));
-  const keys = [...new Set(txs.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
+  const older: TransactionRow[] = [];
+  for (const t of txs) {
+    if (t.boc !== undefined) found.set(t.hash, t.boc);
+    else older.push(t);
+  }
+  if (older.length === 0) return found;
+  const hashes = new Map(older.map((t) => [`${t.account} ${t.lt}`, t.hash]));
+  const keys = [...new Set(older.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
   const rows = await store.query<{ account: string; lt: string; boc: string }>(
     `SELECT account, lt, boc FROM ${store.database}.transaction_bocs WHERE (account, lt) IN (${keys}) LIMIT 1 BY account, lt`,
     pointRead(scope),
@@ -172,26 +182,40 @@ export function messageKey(txHash: string, direction: 'in' | 'out', hash: string
 }
 
 /**
- * The messages of the transactions, keyed by `messageKey`, from `transaction_messages` (migration 12):
- * ordered by the transaction's key, so a page's messages sit in the granules of its own keys (by hash,
- * in `messages`, each was a granule of its own). LIMIT 1 BY instead of FINAL (half the time alone;
- * measurements: migration 6).
+ * The messages of the transactions (as `readTransactions` gives them), keyed by `messageKey`: those a
+ * transaction derived from its BoC carries, and for the others their rows in `messages`, by hash (their
+ * key), with the body BoCs their transaction's BoC holds. LIMIT 1 BY instead of FINAL (half the time
+ * alone; measurements: migration 6).
  */
 export async function readTransactionMessages(store: Store, scope: ReadScope, txs: readonly TransactionRow[]): Promise<Map<string, MessageRow>> {
+  const found = new Map<string, MessageRow>();
+  const byHash = new Map<string, TransactionRow>();
   const hashes = new Set<string>();
   for (const t of txs) {
+    const whole = wholeMessages(t);
+    if (whole) {
+      for (const m of whole) found.set(messageKey(t.hash, m.direction, m.hash), m);
+      continue;
+    }
+    byHash.set(t.hash, t);
     if (t.in_msg) hashes.add(t.in_msg.hash);
     for (const m of t.out_msgs) hashes.add(m.hash);
   }
-  const found = new Map<string, MessageRow>();
   if (hashes.size === 0) return found;
-  const keys = [...new Set(txs.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
   const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${store.database}.transaction_messages WHERE (account, tx_lt) IN (${keys}) AND hash IN ${strList([...hashes])} LIMIT 1 BY account, tx_lt, direction, hash`,
+    `SELECT record FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList([...byHash.keys()])} LIMIT 1 BY hash, direction, tx_hash`,
     pointRead(scope),
   );
+  const derived = new Map<string, TransactionRecord>();
   for (const { record } of rows) {
-    const m = JSON.parse(record) as MessageRow;
+    let m = JSON.parse(record) as MessageRow;
+    const t = byHash.get(m.tx_hash);
+    if (t === undefined) continue;
+    if (lacksBodies(m) && t.boc !== undefined) {
+      let tx = derived.get(t.hash);
+      if (!tx) derived.set(t.hash, (tx = transactionFromBoc(t.boc, transactionContext(t))));
+      m = withBodies(m, tx);
+    }
     found.set(messageKey(m.tx_hash, m.direction, m.hash), m);
   }
   return found;

@@ -76,8 +76,9 @@ export function toV3Transaction(t: TransactionRow, messages: Map<string, Message
     if (!m) throw new Error(`message ${hash} (${direction}) of transaction ${t.hash} is not stored`);
     return m;
   };
-  // token_events: the decoder's derivation for the token tables; boc: v2's `data`. Neither is part of the v3 object.
-  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, boc: _boc, ...rest } = t;
+  // token_events: the decoder's derivation for the token tables; global_version and boc: what the record is
+  // derived from (boc also v2's `data`). None is part of the v3 object.
+  const { account_state_hash_before: before, account_state_hash_after: after, in_msg, out_msgs, token_events: _events, global_version: _version, boc: _boc, ...rest } = t;
   return {
     ...rest,
     description: wireDescription(rest.description),
