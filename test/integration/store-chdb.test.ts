@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { accountStateRecord, decodeBlock } from '@tonstream/block';
-import type { AccountStateRecord, BlockRecord, MessageRow, TransactionRow } from '@tonstream/records';
+import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
 import {
   type ActionFilter,
   type ActionOrder,
@@ -134,6 +134,7 @@ const NOT_READS: Record<string, string> = {
   sqlWhere: 'SQL fragment helper',
   pointRead: 'query options helper (settings of point reads)',
   transactionsWithMessage: 'SQL fragment, runs inside readTransactions (message filter cases)',
+  withMessageBodies: 'runs inside readMessages (message cases): their transactions by key',
   tracesOfMessages: 'SQL fragment, runs inside readTraces and readActions (msgHashes cases)',
   advanceWatermark: 'pure: moves the watermark over receipts already read',
   addressBookInterfaces: 'pure: the interfaces of an address book row, from facts already read',
@@ -498,8 +499,9 @@ function readCases(data: Loaded): Cases {
       { args: [scope, { message: { bodyHash: internal.message_content.hash, opcode, direction: 'in' } }, { ...page, sort: 'asc', order: 'lt' }] },
       { args: [scope, { startUtime: tx.now, endUtime: tx.now + 60 }, { ...page, sort: 'asc', order: 'now' }] },
     ],
-    readTransactionMessages: [{ args: [scope, someTxs] }],
-    readTransactionBocs: [{ args: [scope, someTxs] }],
+    // Rows as stored before migration 18 too: messages by hash, BoCs in transaction_bocs.
+    readTransactionMessages: [{ args: [scope, someTxs] }, { args: [scope, someTxs.map(transactionRow)] }],
+    readTransactionBocs: [{ args: [scope, someTxs] }, { args: [scope, someTxs.map(({ boc: _boc, ...t }) => t)], empty: true }],
     readWatermark: [{ args: [] }],
     indexStart: [{ args: [] }],
     readProgress: [{ args: [MC.a - 1, MC.c - MC.a + 1] }, { args: [MC.a, 10], empty: true }],
@@ -933,8 +935,9 @@ describe('store SQL on a current ClickHouse (chdb) beside 18.16', () => {
       if (s.kind === 'command' && /^INSERT INTO \S+\.schema_migrations\b/.test(s.sql)) {
         migrationChecks.push(...unrecorded.map((u) => ({ what: 'migration applied again', step: asChdb(u), rows: null })));
         unrecorded = [];
-      } else if (s.kind === 'command' && !/\.schema_migrations/.test(s.sql)) {
-        // (the ledger's and the lock's own statements are not a migration's)
+      } else if (s.kind === 'command' && !/\.schema_migrations/.test(s.sql) && !/\bADD COLUMN\b/.test(s.sql)) {
+        // (the ledger's and the lock's own statements are not a migration's; an ADD COLUMN, which 18.16
+        // cannot make conditional, fails when run again and migrate takes that as applied: store.test.ts)
         unrecorded.push(s);
       }
       migrationChecks.push({ what: `migration ${s.kind}`, step: asChdb(s), rows: s.rows });

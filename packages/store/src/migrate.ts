@@ -37,15 +37,15 @@ export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS
   });
 }
 
-/** ClickHouse's error for a column that is already there. */
-const DUPLICATE_COLUMN = 44;
+/** ClickHouse's errors for a column that is already there: 18.16's ILLEGAL_COLUMN, later DUPLICATE_COLUMN. */
+const COLUMN_EXISTS = new Set([44, 15]);
 
 /** 18.16 has no `ADD COLUMN IF NOT EXISTS`: a re-run finding the column there finds this statement applied. */
 async function apply(store: Store, statement: string): Promise<void> {
   try {
     await store.command(statement);
   } catch (err) {
-    if (err instanceof StoreError && err.clickhouseCode === DUPLICATE_COLUMN && /\bADD COLUMN\b/.test(statement)) return;
+    if (err instanceof StoreError && err.clickhouseCode !== undefined && COLUMN_EXISTS.has(err.clickhouseCode) && /\bADD COLUMN\b/.test(statement)) return;
     throw err;
   }
 }
