@@ -316,7 +316,7 @@ describe('index reads: timeout and cancellation', () => {
     // stoppable between any two rows. Its columns are those the transaction reads use.
     await store.command(
       `CREATE VIEW ${slowDb}.transactions AS SELECT toString(number) AS account, number AS lt, '' AS hash, toUInt32(0) AS now, toUInt32(0) AS mc_block_seqno, ` +
-        `toInt32(0) AS workchain, toUInt64(0) AS shard, toUInt32(0) AS block_seqno, '' AS in_msg_hash, '' AS record ` +
+        `toInt32(0) AS workchain, toUInt64(0) AS shard, toUInt32(0) AS block_seqno, '' AS in_msg_hash, '' AS record, '' AS boc, toUInt32(0) AS global_version ` +
         `FROM system.numbers WHERE sleepEachRow(0.1) = 0 LIMIT 600 SETTINGS max_block_size = 1`,
     );
     base = await startApp(store);

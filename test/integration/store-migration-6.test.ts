@@ -36,10 +36,14 @@ async function storeBeforeSix(): Promise<Store> {
   const d = decodeBlock(readFileSync(BLOCK), { mcSeqno: 49444049 });
   const fixture = (JSON.parse(readFileSync(join(FIXTURES, 'localnet/account-states.json'), 'utf8')) as { states: { status: string; file: string; account: string; last_trans_lt: string }[] }).states[0];
   const state = accountStateRecord(readFileSync(join(FIXTURES, 'localnet', fixture.file)), { account: fixture.account, lastTransLt: fixture.last_trans_lt, lastTransHash: 'x', mcSeqno: 1, genUtime: 1 });
-  // As the writer of that time did: into the tables migration 5 has (later ones add token tables and more).
+  // As the writer of that time did: into the tables and columns migration 5 has (later ones add token
+  // tables, the BoC columns of transactions and more).
   const rowsOf = batchRows(recordBatch({ blocks: [d.block], transactions: d.transactions, messages: d.messages, accountStates: [state] }));
-  const existing = new Set((await store.query<{ name: string }>(`SELECT name FROM system.tables WHERE database = ${str(store.database)}`)).map((t) => t.name));
-  for (const [table, tableRows] of Object.entries(rowsOf)) if (existing.has(table)) await store.insert(table, tableRows);
+  const columns = await store.query<{ table: string; name: string }>(`SELECT table, name FROM system.columns WHERE database = ${str(store.database)}`);
+  for (const [table, tableRows] of Object.entries(rowsOf)) {
+    const has = new Set(columns.filter((c) => c.table === table).map((c) => c.name));
+    if (has.size > 0) await store.insert(table, tableRows.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => has.has(column)))));
+  }
   return store;
 }
 
