@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type ChainOptions, generateChain, loadTemplates, type Templates } from '../bench/api-bench-chain.js';
 import { ROOT } from '../support/processes.js';
 
-const OPTIONS: ChainOptions = { seed: 7, mcBlocks: 30, shardTxPerMc: 40, accounts: 300, zipfExponent: 1, firstMcSeqno: 1_000, firstUtime: 1_750_000_000, mcBlocksPerBatch: 7 };
+const OPTIONS: ChainOptions = { seed: 7, mcBlocks: 30, shardTxPerMc: 30, accounts: 250, zipfExponent: 1, firstMcSeqno: 1_000, firstUtime: 1_750_000_000, mcBlocksPerBatch: 7 };
 const ZERO_HASH = Buffer.alloc(32).toString('base64');
 
 /** The message row without what says which transaction it belongs to. */
@@ -25,7 +25,8 @@ describe('the synthetic chain of the benches: every transaction is the real cell
     batches = [...generateChain(templates, OPTIONS)];
     txs = batches.flatMap((b) => b.transactions.map((t) => t.record));
     messages = batches.flatMap((b) => b.messages.map((m) => m.record));
-  });
+    // Decoding every fixture block and building a thousand cells can wait long for a core on a loaded machine.
+  }, 120_000);
 
   it('keeps the shape: the transactions asked for, masterchain ones, every account with a state', () => {
     expect(txs).toHaveLength(OPTIONS.mcBlocks * (OPTIONS.shardTxPerMc + 3));
@@ -105,8 +106,8 @@ describe('the synthetic chain of the benches: every transaction is the real cell
     expect(new Set(txs.map((t) => t.boc)).size).toBe(txs.length);
   });
 
-  it('is deterministic: the same options give the same chain', () => {
-    const again = [...generateChain(templates, OPTIONS)].flatMap((b) => b.transactions.map((t) => t.json));
-    expect(again).toEqual(batches.flatMap((b) => b.transactions.map((t) => t.json)));
+  it('is deterministic: the same options give the same chain (a shorter one, its beginning)', () => {
+    const again = [...generateChain(templates, { ...OPTIONS, mcBlocks: 10 })].flatMap((b) => b.transactions.map((t) => t.json));
+    expect(again).toEqual(batches.flatMap((b) => b.transactions.map((t) => t.json)).slice(0, 10 * (OPTIONS.shardTxPerMc + 3)));
   });
 });
