@@ -1,26 +1,34 @@
 /**
- * A synthetic chain for bench:api made of real records: every transaction, message, block and account
- * state is a real decoded mainnet record (test/fixtures/mainnet/blocks through decodeBlock) or a real
- * localnet account state (test/fixtures/localnet/account-states through accountStateRecord), copied
- * with its ids rewritten: accounts, hashes, lts, times, seqnos and the links between them (prev
- * transaction, the in/out sides of one message, prev blocks). Bodies, descriptions, fees and BoCs keep
- * their real sizes.
+ * A synthetic chain for bench:api made of real transactions: every transaction is a real mainnet
+ * transaction cell (test/fixtures/mainnet/blocks) rewritten with @ton/core and built again, and its
+ * records are what the store would derive from that cell (`transactionFromBoc`), so each BoC is the
+ * real cell of its rewritten transaction: its hash is the transaction hash, its message cells' hashes
+ * are the message hashes. Rewritten: the account, lt, time, the link to the account's previous
+ * transaction (prev hash and lt), the account state hashes (old = the account's previous new, new
+ * random), and the messages' addresses, lts and times; a received message is the very message its
+ * sender sent (one cell, one hash on both sides). Descriptions, fees, bodies and init states stay as on
+ * mainnet. Blocks are real decoded block records, account states real localnet states
+ * (test/fixtures/localnet/account-states through accountStateRecord), with their ids rewritten.
+ * Transactions whose cell @ton/core does not build again to the same hash are left out of the templates.
+ * The whole chain is read under one global version, the newest of the fixture blocks': a message
+ * crosses blocks, and its in and out records must read its fee field alike.
  *
  * Shape: `mcBlocks` masterchain blocks, each with MC_TXS masterchain transactions and committing one
  * block of each of the four basechain shards, which share `shardTxPerMc` transactions by the shard of
  * their account. Accounts are skewed: message counterparties follow a Zipf law of exponent
  * `zipfExponent` over them; a transaction that does not receive a waiting message draws its account
  * the same way, except that the first `accounts` transactions visit every account once (so each has
- * transactions and a state). An internal message an
- * out message creates is received by a transaction in a later masterchain block (so most messages have
- * both an out and an in row, as on mainnet); the receiver is its destination. After every shard block
- * each account it touched gets a stored state, as the pipeline stores one state per account per block.
+ * transactions and a state). An internal message an out message creates is received by a transaction
+ * in a later masterchain block (so most messages have both an out and an in row, as on mainnet); the
+ * receiver is its destination. After every shard block each account it touched gets a stored state, as
+ * the pipeline stores one state per account per block.
  * Deterministic: the same options give the same chain.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { accountStateRecord, decodeBlock } from '@tonstream/block';
-import { type AccountStateRecord, type BlockId, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
+import { Address, beginCell, type CommonMessageInfo, Dictionary, type DictionaryValue, loadMessage, loadTransaction, type Message, storeMessage, storeTransaction, type Transaction, Cell } from '@ton/core';
+import { accountStateRecord, blockRecords, loadBlock, parseBoc, transactionFromBoc } from '@tonstream/block';
+import { type AccountStateRecord, type BlockId, type BlockRecord, type MessageRow, transactionRow } from '@tonstream/records';
 import { emptyBatch, type RecordBatch } from '@tonstream/store';
 import { ROOT } from '../support/processes.js';
 
@@ -51,7 +59,14 @@ const ZERO_HASH = Buffer.alloc(32).toString('base64');
 const MAINNET_BLOCKS = join(ROOT, 'test/fixtures/mainnet/blocks');
 const LOCALNET = join(ROOT, 'test/fixtures/localnet');
 
-type TxTemplate = { tx: TransactionRow; inMsg: MessageRow | null; outMsgs: MessageRow[] };
+/** A transaction's out messages as its cell holds them (@ton/core exports no DictionaryValue for them). */
+const MESSAGE_VALUE: DictionaryValue<Message> = {
+  serialize: (m, builder) => builder.storeRef(beginCell().store(storeMessage(m))),
+  parse: (slice) => loadMessage(slice.loadRef().beginParse()),
+};
+
+/** A mainnet transaction, parsed; `outMessages` in the order of their dictionary keys. */
+type TxTemplate = { account: string; tx: Transaction; outMessages: Message[] };
 type StateKind = 'active' | 'uninit' | 'frozen';
 
 export type Templates = {
@@ -60,28 +75,36 @@ export type Templates = {
   shardBlocks: BlockRecord[];
   mcBlocks: BlockRecord[];
   states: Record<StateKind, AccountStateRecord>;
+  /** The global version the chain's records are read under: the newest of the fixture blocks'. */
+  globalVersion: number | undefined;
 };
 
 /** The fixture records the chain is made of. */
 export function loadTemplates(): Templates {
-  const t: Templates = { shardTxs: [], mcTxs: [], shardBlocks: [], mcBlocks: [], states: loadStateTemplates() };
+  const t: Templates = { shardTxs: [], mcTxs: [], shardBlocks: [], mcBlocks: [], states: loadStateTemplates(), globalVersion: undefined };
   for (const file of readdirSync(MAINNET_BLOCKS).sort()) {
-    const d = decodeBlock(readFileSync(join(MAINNET_BLOCKS, file)), { mcSeqno: 1 });
+    const bytes = readFileSync(join(MAINNET_BLOCKS, file));
+    const block = loadBlock(parseBoc(bytes));
+    const d = blockRecords(block, bytes, { mcSeqno: 1 });
+    const version = block.info.genSoftware?.version;
+    if (version !== undefined && (t.globalVersion === undefined || version > t.globalVersion)) t.globalVersion = version;
     const isMc = d.block.workchain === -1;
     // The key block's record is the masterchain's odd one out; ordinary blocks are the common case.
     if (!d.block.key_block && d.block.tx_count > 0) (isMc ? t.mcBlocks : t.shardBlocks).push(d.block);
-    const rows = new Map(d.messages.map((m) => [`${m.tx_hash} ${m.direction} ${m.hash}`, m]));
-    for (const full of d.transactions) {
-      const tx = transactionRow(full);
-      const msg = (direction: 'in' | 'out', hash: string) => {
-        const m = rows.get(`${tx.hash} ${direction} ${hash}`);
-        if (!m) throw new Error(`${file}: no ${direction} message ${hash} of ${tx.hash}`);
-        return m;
-      };
-      (isMc ? t.mcTxs : t.shardTxs).push({ tx, inMsg: tx.in_msg && msg('in', tx.in_msg.hash), outMsgs: tx.out_msgs.map((m) => msg('out', m.hash)) });
+    for (const record of d.transactions) {
+      const template = txTemplate(record.account, Cell.fromBase64(record.boc!));
+      if (template) (isMc ? t.mcTxs : t.shardTxs).push(template);
     }
   }
   return t;
+}
+
+/** The transaction of `cell` as a template, or null when @ton/core does not build it again to the same cell. */
+function txTemplate(account: string, cell: Cell): TxTemplate | null {
+  const tx = loadTransaction(cell.beginParse());
+  if (!beginCell().store(storeTransaction(tx)).endCell().hash().equals(cell.hash())) return null;
+  const keys = tx.outMessages.keys().sort((a, b) => a - b);
+  return { account, tx, outMessages: keys.map((k) => tx.outMessages.get(k)!) };
 }
 
 function loadStateTemplates(): Record<StateKind, AccountStateRecord> {
@@ -154,11 +177,29 @@ function accountSampler(rng: Random, n: number, exponent: number) {
   return { zipf, covering: () => (visited < n ? order[visited++] : zipf()), covered: () => visited >= n };
 }
 
-type AccountInfo = { address: string; shard: number; kind: StateKind; balance: bigint; lastHash: string; lastLt: string; stateHash: string };
+/** An account of the chain: `address` as records print it, `addr` as @ton/core stores it; its last transaction and state hash. */
+type AccountInfo = { address: string; addr: Address; shard: number; kind: StateKind; balance: bigint; lastHash: Buffer; lastLt: bigint; stateHash: Buffer };
+/** An internal message sent in an earlier masterchain block, waiting for its receiver. */
+type PendingMessage = { message: Message; receiver: AccountInfo };
+
+function accountInfo(address: string, shard: number, kind: StateKind, balance: bigint, stateHash: Buffer): AccountInfo {
+  return { address, addr: Address.parseRaw(address), shard, kind, balance, lastHash: Buffer.alloc(32), lastLt: 0n, stateHash };
+}
+
+/** `info` with the fields of `change` that its type has (a message of the template, readdressed). */
+function withInfo(m: Message, change: { src?: Address; dest?: Address; createdLt?: bigint; createdAt?: number }): Message {
+  const info = { ...m.info } as CommonMessageInfo;
+  if (change.src && info.type !== 'external-in') info.src = change.src;
+  if (change.dest && info.type !== 'external-out') info.dest = change.dest;
+  if (change.createdLt !== undefined && info.type !== 'external-in') info.createdLt = change.createdLt;
+  if (change.createdAt !== undefined && info.type !== 'external-in') info.createdAt = change.createdAt;
+  return { ...m, info };
+}
 
 /** Yields the chain as record batches of `mcBlocksPerBatch` masterchain blocks, in chain order. */
 export function* generateChain(templates: Templates, o: ChainOptions): Generator<RecordBatch> {
   const rng = createRandom(o.seed);
+  const randomHash = () => Buffer.from(rng.hash(), 'base64');
   const accounts: AccountInfo[] = [];
   for (let r = 0; r < o.accounts; r++) {
     const hex = rng.hex64();
@@ -166,13 +207,11 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
     const roll = rng.float();
     const kind: StateKind = r < 1000 || roll < 0.85 ? 'active' : roll < 0.95 ? 'uninit' : 'frozen';
     const balance = BigInt(Math.floor(10 ** (6 + rng.float() * 9)));
-    accounts.push({ address: `0:${hex}`, shard: parseInt(hex[0], 16) >> 2, kind, balance, lastHash: ZERO_HASH, lastLt: '0', stateHash: rng.hash() });
+    accounts.push(accountInfo(`0:${hex}`, parseInt(hex[0], 16) >> 2, kind, balance, randomHash()));
   }
-  const byAddress = new Map(accounts.map((a) => [a.address, a]));
   const mcAccounts = new Map<string, AccountInfo>();
   const sample = accountSampler(rng, o.accounts, o.zipfExponent);
-  // Messages created in earlier masterchain blocks, waiting for their receiver.
-  let pending: MessageRow[] = [];
+  let pending: PendingMessage[] = [];
   let pendingHead = 0;
   let batch = emptyBatch();
   let prevMc: BlockRecord | null = null;
@@ -182,66 +221,47 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
     const mcSeqno = o.firstMcSeqno + k;
     const utime = o.firstUtime + k * MC_BLOCK_INTERVAL_S;
     const ltBase = BigInt(mcSeqno) * 1_000_000n;
-    const created: MessageRow[] = [];
+    const created: PendingMessage[] = [];
 
-    const makeTx = (tpl: TxTemplate, account: AccountInfo, lt: bigint, blockRef: BlockId, received: MessageRow | null): TransactionRow => {
-      const hash = rng.hash();
-      const ltText = lt.toString();
-      const row = { direction: 'in' as const, tx_hash: hash, tx_lt: ltText, mc_block_seqno: mcSeqno };
-      let inMsg: MessageRow | null = null;
-      if (received) inMsg = { ...received, ...row };
-      else if (tpl.inMsg) {
-        const external = tpl.inMsg.source === null;
-        inMsg = {
-          ...tpl.inMsg,
-          hash: rng.hash(),
-          source: external ? null : accounts[sample.zipf()].address,
-          destination: account.address,
-          created_lt: external ? null : (lt - 1n).toString(),
-          created_at: external ? null : String(utime - MC_BLOCK_INTERVAL_S),
-          ...(tpl.inMsg.hash_norm === undefined ? {} : { hash_norm: rng.hash() }),
-          ...row,
-        };
+    /** The template's transaction as `account`'s at `lt`, built as a cell; its records, from that cell, go to the batch. */
+    const makeTx = (tpl: TxTemplate, account: AccountInfo, lt: bigint, blockRef: BlockId, received: Message | null) => {
+      const masterchain = account.shard === -1;
+      let inMessage = received ?? tpl.tx.inMessage ?? null;
+      if (!received && inMessage?.info.type === 'external-in') inMessage = withInfo(inMessage, { dest: account.addr });
+      else if (!received && inMessage?.info.type === 'internal') {
+        inMessage = withInfo(inMessage, { src: accounts[sample.zipf()].addr, dest: account.addr, createdLt: lt - 1n, createdAt: utime - MC_BLOCK_INTERVAL_S });
       }
-      const outMsgs = tpl.outMsgs.map((m, i): MessageRow => {
-        const out: MessageRow = {
-          ...m,
-          hash: rng.hash(),
-          source: account.address,
-          destination: m.destination === null ? null : account.address.startsWith('-1:') ? m.destination : accounts[sample.zipf()].address,
-          created_lt: (lt + 1n + BigInt(i)).toString(),
-          created_at: String(utime),
-          direction: 'out',
-          tx_hash: hash,
-          tx_lt: ltText,
-          mc_block_seqno: mcSeqno,
-        };
-        if (out.destination !== null && out.destination.startsWith('0:')) created.push(out);
-        return out;
+      const outMessages = Dictionary.empty(Dictionary.Keys.Uint(15), MESSAGE_VALUE);
+      tpl.outMessages.forEach((m, i) => {
+        // A masterchain account's messages keep their system destinations; a basechain account's go to the chain's accounts.
+        const receiver = m.info.type === 'internal' && !masterchain ? accounts[sample.zipf()] : null;
+        const out = withInfo(m, { src: account.addr, dest: receiver?.addr, createdLt: lt + 1n + BigInt(i), createdAt: utime });
+        outMessages.set(i, out);
+        if (receiver) created.push({ message: out, receiver });
       });
-      const stateAfter = rng.hash();
-      const tx: TransactionRow = {
+      const stateAfter = randomHash();
+      const tx: Transaction = {
         ...tpl.tx,
-        account: account.address,
-        hash,
-        lt: ltText,
+        address: BigInt(`0x${account.addr.hash.toString('hex')}`),
+        lt,
         now: utime,
-        mc_block_seqno: mcSeqno,
-        prev_trans_hash: account.lastHash,
-        prev_trans_lt: account.lastLt,
-        account_state_hash_before: account.stateHash,
-        account_state_hash_after: stateAfter,
-        block_ref: blockRef,
-        in_msg: inMsg && { hash: inMsg.hash },
-        out_msgs: outMsgs.map((m) => ({ hash: m.hash })),
+        prevTransactionHash: BigInt(`0x${account.lastHash.toString('hex')}`),
+        prevTransactionLt: account.lastLt,
+        inMessage,
+        outMessages,
+        stateUpdate: { oldHash: account.stateHash, newHash: stateAfter },
       };
-      account.lastHash = hash;
-      account.lastLt = ltText;
+      const cell = beginCell().store(storeTransaction(tx)).endCell();
+      const record = transactionFromBoc(cell.toBoc().toString('base64'), { account: account.address, blockRef, mcSeqno, globalVersion: templates.globalVersion });
+      const row = transactionRow(record);
+      batch.transactions.push({ record: row, json: JSON.stringify(row) });
+      const ids = { tx_hash: record.hash, tx_lt: record.lt, mc_block_seqno: mcSeqno };
+      const messages: MessageRow[] = record.out_msgs.map((m) => ({ ...m, direction: 'out', ...ids }));
+      if (record.in_msg) messages.unshift({ ...record.in_msg, direction: 'in', ...ids });
+      for (const m of messages) batch.messages.push({ record: m, json: JSON.stringify(m) });
+      account.lastHash = cell.hash();
+      account.lastLt = lt;
       account.stateHash = stateAfter;
-      const json = JSON.stringify(tx);
-      batch.transactions.push({ record: tx, json });
-      for (const m of inMsg ? [inMsg, ...outMsgs] : outMsgs) batch.messages.push({ record: m, json: JSON.stringify(m) });
-      return tx;
     };
 
     const storeStates = (touched: Set<AccountInfo>) => {
@@ -252,10 +272,10 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
         const s: AccountStateRecord = {
           ...templates.states[a.kind],
           account: a.address,
-          account_state_hash: a.stateHash,
+          account_state_hash: a.stateHash.toString('base64'),
           balance: a.balance.toString(),
-          last_trans_lt: a.lastLt,
-          last_trans_hash: a.lastHash,
+          last_trans_lt: a.lastLt.toString(),
+          last_trans_hash: a.lastHash.toString('base64'),
           mc_block_seqno: mcSeqno,
           gen_utime: utime,
         };
@@ -264,13 +284,13 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
     };
 
     // Basechain: draw the transactions, then split them into their accounts' shard blocks.
-    const drawn: { tpl: TxTemplate; account: AccountInfo; received: MessageRow | null }[] = [];
+    const drawn: { tpl: TxTemplate; account: AccountInfo; received: PendingMessage | null }[] = [];
     for (let i = 0; i < o.shardTxPerMc; i++) {
       const tpl = templates.shardTxs[rng.int(templates.shardTxs.length)];
-      const internal = tpl.inMsg !== null && tpl.inMsg.source !== null;
+      const internal = tpl.tx.inMessage?.info.type === 'internal';
       // Until every account has been drawn, no transaction takes its account from a waiting message.
       const received = internal && sample.covered() && pendingHead < pending.length ? pending[pendingHead++] : null;
-      const account = received ? byAddress.get(received.destination!)! : accounts[sample.covering()];
+      const account = received ? received.receiver : accounts[sample.covering()];
       drawn.push({ tpl, account, received });
     }
     const shardBlocks: BlockRecord[] = [];
@@ -284,8 +304,8 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
       for (const d of drawn) {
         if (d.account.shard !== s) continue;
         lt += 1n;
-        makeTx(d.tpl, d.account, lt, blockRef, d.received);
-        lt += BigInt(d.tpl.outMsgs.length);
+        makeTx(d.tpl, d.account, lt, blockRef, d.received?.message ?? null);
+        lt += BigInt(d.tpl.outMessages.length);
         touched.add(d.account);
         txCount++;
       }
@@ -301,11 +321,11 @@ export function* generateChain(templates: Templates, o: ChainOptions): Generator
     const touchedMc = new Set<AccountInfo>();
     for (let i = 0; i < MC_TXS; i++) {
       const tpl = templates.mcTxs[(k * MC_TXS + i) % templates.mcTxs.length];
-      let account = mcAccounts.get(tpl.tx.account);
-      if (!account) mcAccounts.set(tpl.tx.account, (account = { address: tpl.tx.account, shard: -1, kind: 'active', balance: 10n ** 15n, lastHash: ZERO_HASH, lastLt: '0', stateHash: rng.hash() }));
+      let account = mcAccounts.get(tpl.account);
+      if (!account) mcAccounts.set(tpl.account, (account = accountInfo(tpl.account, -1, 'active', 10n ** 15n, randomHash())));
       lt += 1n;
       makeTx(tpl, account, lt, mcRef, null);
-      lt += BigInt(tpl.outMsgs.length);
+      lt += BigInt(tpl.outMessages.length);
       touchedMc.add(account);
     }
     storeStates(touchedMc);

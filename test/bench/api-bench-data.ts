@@ -8,7 +8,7 @@ import { createStore, migrate, saveTracesWatermark, saveWatermark, str, type Sto
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
 
 /** Bump when the generator changes what it writes: an older dataset is then loaded again. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
 
 /** 5,000 masterchain blocks x (197 basechain + 3 masterchain) = 1,000,000 transactions. */
 export const CHAIN: ChainOptions = {
