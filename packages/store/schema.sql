@@ -488,7 +488,8 @@ CREATE TABLE {database}.messages (
   created_at UInt32,
   body_hash String,
   hash_norm String,
-  record String
+  record String,
+  reads_extra_flags UInt8
 ) ENGINE = ReplacingMergeTree ORDER BY (hash, direction, tx_hash) SETTINGS index_granularity = 256;
 
 CREATE TABLE {database}.messages_by_body_hash (

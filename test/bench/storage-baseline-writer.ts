@@ -4,7 +4,7 @@ import { batchRows, type RecordBatch, type Row, type Store, TABLES } from '@tons
  * The writer of schema 17, the one before issue 26 changed what is stored, for bench:storage's `before`
  * side: today's rows for the tables that kept their form, and as schema 17 wrote them the ones that
  * changed: `transactions` with its record text (no BoC or global version columns), the BoCs apart in
- * `transaction_bocs`, message rows with their whole record, and `messages_by_account`.
+ * `transaction_bocs`, message rows with their whole record (no `reads_extra_flags`), and `messages_by_account`.
  */
 export async function writeSchema17Batch(store: Store, batch: RecordBatch): Promise<void> {
   const rows: Record<string, Row[]> = batchRows(batch);
@@ -13,7 +13,7 @@ export async function writeSchema17Batch(store: Store, batch: RecordBatch): Prom
     return { ...row, record: JSON.stringify(record) };
   });
   rows.transaction_bocs = batch.transactions.flatMap(({ record: t }) => (t.boc === undefined ? [] : [{ account: t.account, lt: t.lt, boc: t.boc }]));
-  rows.messages = rows.messages.map((row, i) => ({ ...row, record: batch.messages[i].json }));
+  rows.messages = rows.messages.map(({ reads_extra_flags: _flags, ...row }, i) => ({ ...row, record: batch.messages[i].json }));
   rows.messages_by_account = batch.messages.flatMap(({ record: m }) => {
     const account = m.direction === 'in' ? m.destination : m.source;
     return account ? [{ account, created_lt: m.created_lt ?? m.tx_lt, hash: m.hash, direction: m.direction, tx_hash: m.tx_hash }] : [];

@@ -134,7 +134,7 @@ const NOT_READS: Record<string, string> = {
   sqlWhere: 'SQL fragment helper',
   pointRead: 'query options helper (settings of point reads)',
   transactionsWithMessage: 'SQL fragment, runs inside readTransactions (message filter cases)',
-  withMessageBodies: 'runs inside readMessages (message cases): their transactions by key',
+  readMessageRecords: 'runs inside readMessages (message cases): their transactions by key',
   tracesOfMessages: 'SQL fragment, runs inside readTraces and readActions (msgHashes cases)',
   advanceWatermark: 'pure: moves the watermark over receipts already read',
   addressBookInterfaces: 'pure: the interfaces of an address book row, from facts already read',

@@ -6,7 +6,7 @@ import type { TableName } from './schema.js';
 import type { TsvValue } from './tsv.js';
 import { tokenRows } from './token-rows.js';
 import { contractRows } from './contract-rows.js';
-import { derivesFromBoc, messageText } from './transaction-facts.js';
+import { derivesFromBoc, messageText, readsExtraFlags } from './transaction-facts.js';
 
 /** A table row: flat scalars keyed by column name. */
 export type Row = Record<string, TsvValue>;
@@ -133,6 +133,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       body_hash: m.message_content.hash,
       hash_norm: m.hash_norm ?? '',
       record: messageText(m, json),
+      reads_extra_flags: readsExtraFlags(m),
     });
   }
   for (const { record: s, json } of batch.accountStates) {

@@ -1,11 +1,11 @@
-import { shardHex, transactionFromBoc, type TransactionContext } from '@tonstream/block';
-import { type MessageContent, type MessageRecord, type MessageRow, type TransactionRecord, type TransactionRow, transactionRow } from '@tonstream/records';
+import { EXTRA_FLAGS_VERSION, shardHex, transactionFromBoc, type TransactionContext } from '@tonstream/block';
+import { type MessageRow, type TransactionRecord, type TransactionRow, transactionRow } from '@tonstream/records';
 
 /**
  * The transaction BoC is the stored fact (migration 18). A `transactions` row keeps the BoC and the
  * block columns the BoC does not hold; its `record` stays empty when those give the record again, and
- * the reader derives it (and its messages, whole). Message rows keep their fields without the body and
- * init-state BoCs, which the BoCs of their transactions hold.
+ * the reader derives it (and its messages, whole). A `messages` row keeps its key and filter columns,
+ * and its record is derived from the BoC of its transaction too.
  */
 
 /** What a `transactions` row gives a reader: its record text (empty when derived), BoC and block columns. */
@@ -62,14 +62,6 @@ export function storedTransaction(row: TransactionColumns): TransactionRow | Tra
   return row.boc === '' ? t : { ...t, boc: row.boc };
 }
 
-/**
- * The record a row's BoC derives, messages whole (for their body BoCs: a row with its record text
- * may not know how its messages' fee bits read, which the bodies do not depend on). Undefined without one.
- */
-export function wholeTransaction(row: TransactionColumns): TransactionRecord | undefined {
-  return row.boc === '' ? undefined : transactionFromBoc(row.boc, columnContext(row));
-}
-
 function columnContext(row: TransactionColumns): TransactionContext {
   const globalVersion = Number(row.global_version);
   return {
@@ -83,32 +75,56 @@ function columnContext(row: TransactionColumns): TransactionContext {
 /** The whole message records a derived transaction carries (none for one read from its record text). */
 export function wholeMessages(t: TransactionRow | TransactionRecord): MessageRow[] | undefined {
   if (!isWhole(t.in_msg) || !t.out_msgs.every(isWhole)) return undefined;
-  const row = { tx_hash: t.hash, tx_lt: t.lt, mc_block_seqno: t.mc_block_seqno };
-  const rows: MessageRow[] = t.out_msgs.map((m) => ({ ...(m as MessageRecord), direction: 'out', ...row }));
-  if (t.in_msg) rows.unshift({ ...(t.in_msg as MessageRecord), direction: 'in', ...row });
-  return rows;
+  return messageRows(t as TransactionRecord);
 }
 
 const isWhole = (m: { hash: string } | null): boolean => m === null || 'message_content' in m;
 
+/** A transaction's message rows, as the decoder makes them (decodeBlock). */
+function messageRows(t: TransactionRecord): MessageRow[] {
+  const row = { tx_hash: t.hash, tx_lt: t.lt, mc_block_seqno: t.mc_block_seqno };
+  const rows: MessageRow[] = t.out_msgs.map((m) => ({ ...m, direction: 'out', ...row }));
+  if (t.in_msg) rows.unshift({ ...t.in_msg, direction: 'in', ...row });
+  return rows;
+}
+
+/** What a `messages` row gives a reader beyond its key: its record text (empty when derived) and the fee bits' reading. */
+export type MessageColumns = { record: string; hash: string; direction: 'in' | 'out'; tx_lt: string; source: string; destination: string; reads_extra_flags: number | string };
+
+/** The columns of `messages` a reader takes for `storedMessage`. */
+export const MESSAGE_COLUMNS = 'record, hash, direction, tx_lt, source, destination, reads_extra_flags';
+
 /**
- * A message row's record text without the body and init-state BoCs (kept as ''), for messages of a
- * decoder whose transactions carry their BoC (every one that reads `extra_flags`); others keep theirs.
+ * A message row's record text: empty for a message of a decoder whose transactions carry their BoC (every
+ * one that reads `extra_flags`), whose record its transaction's BoC gives again; its text otherwise.
  */
 export function messageText(m: MessageRow, json: string): string {
-  if (m.extra_flags === undefined) return json;
-  const cut = (c: MessageContent) => ({ hash: c.hash, body: '' });
-  return JSON.stringify({ ...m, message_content: cut(m.message_content), init_state: m.init_state && cut(m.init_state) });
+  return m.extra_flags === undefined ? json : '';
 }
 
-/** True when a message record's body (or init state) BoC was left to its transaction's BoC. */
-export function lacksBodies(m: MessageRecord): boolean {
-  return m.message_content.body === '' || m.init_state?.body === '';
+/** How the message's int_msg_info fee bits read (messageRecord): as extra_flags from global version 12 on. */
+export function readsExtraFlags(m: MessageRow): 0 | 1 {
+  return m.extra_flags === undefined || m.extra_flags === null ? 0 : 1;
 }
 
-/** The message with its body and init-state BoCs from the same message of its transaction's BoC. */
-export function withBodies<M extends MessageRecord>(m: M, tx: TransactionRecord): M {
-  const whole = tx.in_msg?.hash === m.hash ? tx.in_msg : tx.out_msgs.find((o) => o.hash === m.hash);
-  if (!whole) throw new Error(`message ${m.hash} is not in the BoC of transaction ${tx.hash}`);
-  return { ...m, message_content: whole.message_content, init_state: whole.init_state };
+/** The transaction (by its key in `transactions`) whose BoC holds a message row. */
+export function messageTransactionKey(m: Pick<MessageColumns, 'direction' | 'source' | 'destination' | 'tx_lt'>): { account: string; lt: string } {
+  return { account: m.direction === 'in' ? m.destination : m.source, lt: m.tx_lt };
+}
+
+/**
+ * The message a row holds: its record text, or the record its transaction's BoC derives (`tx`, the
+ * row of its transaction), the fee bits read as the row says. `derived` keeps the transactions derived
+ * so far, for the other messages of the same transaction.
+ */
+export function storedMessage(row: MessageColumns, tx: TransactionColumns | undefined, derived = new Map<string, MessageRow[]>()): MessageRow {
+  if (row.record !== '') return JSON.parse(row.record) as MessageRow;
+  if (!tx || tx.boc === '') throw new Error(`message ${row.hash} (${row.direction}) has no stored transaction BoC to derive it from`);
+  const flags = Number(row.reads_extra_flags) === 1;
+  const key = `${tx.account} ${row.tx_lt} ${flags}`;
+  let messages = derived.get(key);
+  if (!messages) derived.set(key, (messages = messageRows(transactionFromBoc(tx.boc, { ...columnContext(tx), globalVersion: flags ? EXTRA_FLAGS_VERSION : null }))));
+  const found = messages.find((m) => m.hash === row.hash && m.direction === row.direction);
+  if (!found) throw new Error(`message ${row.hash} (${row.direction}) is not in the BoC of its transaction ${tx.account} ${row.tx_lt}`);
+  return found;
 }

@@ -1,8 +1,8 @@
-import { transactionFromBoc } from '@tonstream/block';
-import type { MessageRow, TransactionRecord, TransactionRow } from '@tonstream/records';
+import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { int32, str, strList, uint } from '../sql.js';
-import { lacksBodies, storedTransaction, TRANSACTION_COLUMNS, type TransactionColumns, transactionContext, wholeMessages, withBodies } from '../transaction-facts.js';
+import { MESSAGE_COLUMNS, type MessageColumns, storedTransaction, TRANSACTION_COLUMNS, type TransactionColumns, wholeMessages } from '../transaction-facts.js';
+import { readMessageRecords } from './message-records.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
@@ -184,39 +184,27 @@ export function messageKey(txHash: string, direction: 'in' | 'out', hash: string
 /**
  * The messages of the transactions (as `readTransactions` gives them), keyed by `messageKey`: those a
  * transaction derived from its BoC carries, and for the others their rows in `messages`, by hash (their
- * key), with the body BoCs their transaction's BoC holds. LIMIT 1 BY instead of FINAL (half the time
- * alone; measurements: migration 6).
+ * key). LIMIT 1 BY instead of FINAL (half the time alone; measurements: migration 6).
  */
 export async function readTransactionMessages(store: Store, scope: ReadScope, txs: readonly TransactionRow[]): Promise<Map<string, MessageRow>> {
   const found = new Map<string, MessageRow>();
-  const byHash = new Map<string, TransactionRow>();
   const hashes = new Set<string>();
+  const txHashes = new Set<string>();
   for (const t of txs) {
     const whole = wholeMessages(t);
     if (whole) {
       for (const m of whole) found.set(messageKey(t.hash, m.direction, m.hash), m);
       continue;
     }
-    byHash.set(t.hash, t);
+    txHashes.add(t.hash);
     if (t.in_msg) hashes.add(t.in_msg.hash);
     for (const m of t.out_msgs) hashes.add(m.hash);
   }
   if (hashes.size === 0) return found;
-  const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList([...byHash.keys()])} LIMIT 1 BY hash, direction, tx_hash`,
+  const rows = await store.query<MessageColumns>(
+    `SELECT ${MESSAGE_COLUMNS} FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList([...txHashes])} LIMIT 1 BY hash, direction, tx_hash`,
     pointRead(scope),
   );
-  const derived = new Map<string, TransactionRecord>();
-  for (const { record } of rows) {
-    let m = JSON.parse(record) as MessageRow;
-    const t = byHash.get(m.tx_hash);
-    if (t === undefined) continue;
-    if (lacksBodies(m) && t.boc !== undefined) {
-      let tx = derived.get(t.hash);
-      if (!tx) derived.set(t.hash, (tx = transactionFromBoc(t.boc, transactionContext(t))));
-      m = withBodies(m, tx);
-    }
-    found.set(messageKey(m.tx_hash, m.direction, m.hash), m);
-  }
+  for (const m of await readMessageRecords(store, scope, rows)) found.set(messageKey(m.tx_hash, m.direction, m.hash), m);
   return found;
 }
