@@ -30,10 +30,10 @@ const SLOW_MS = Number(process.env.DESIGN_SLOW_MS ?? 300);
 const LOADED_QUERY_LIMIT_S = 5;
 const LOAD: LoadOptions = { connections: Number(process.env.BENCH_CONNECTIONS ?? 64), seconds: Number(process.env.DESIGN_SECONDS ?? 5), warmupSeconds: 1 };
 const ONLY_GROUPS = process.env.DESIGN_GROUPS?.split(',');
-const TABLES = ['blocks', 'blocks_by_mc_seqno', 'transactions', 'transactions_by_hash', 'transactions_by_mc_seqno', 'messages', 'messages_by_account', 'account_states_latest', 'account_states'];
+const TABLES = ['blocks', 'blocks_by_mc_seqno', 'transactions', 'transactions_by_hash', 'transactions_by_mc_seqno', 'messages', 'account_states_latest', 'account_states'];
 const MC_SHARD = '9223372036854775808';
 /** The masterchain seqno of a row, for tables without the column (the bench chain's lts are seqno x 10^6 + …). */
-const CHUNK_BY: Record<string, string> = { transactions_by_hash: 'intDiv(lt, 1000000)', messages_by_account: 'intDiv(created_lt, 1000000)' };
+const CHUNK_BY: Record<string, string> = { transactions_by_hash: 'intDiv(lt, 1000000)' };
 
 const log = (line: string) => process.stderr.write(`design: ${line}\n`);
 const designDb = (g: number) => `tonstream_design_g${g}`;
@@ -74,7 +74,7 @@ type Targets = { accounts: string[]; accountSets: string[][]; mcSeqnos: number[]
 async function sampleTargets(store: Store, watermark: number): Promise<Targets> {
   const db = SOURCE;
   const accounts = (await store.query<{ a: string }>(`SELECT account AS a FROM ${db}.transactions_by_hash WHERE account LIKE '0:%' ORDER BY rand() LIMIT 5000`)).map((r) => r.a);
-  const messageHashes = (await store.query<{ h: string }>(`SELECT hash AS h FROM ${db}.messages_by_account ORDER BY rand() LIMIT 5000`)).map((r) => r.h);
+  const messageHashes = (await store.query<{ h: string }>(`SELECT hash AS h FROM ${db}.messages ORDER BY rand() LIMIT 5000`)).map((r) => r.h);
   const [{ lo, hi }] = await store.query<{ lo: number; hi: number }>(`SELECT min(seqno) AS lo, max(seqno) AS hi FROM ${db}.blocks WHERE workchain = -1`);
   const mcSeqnos = Array.from({ length: 5000 }, () => Number(lo) + Math.floor(Math.random() * (Number(hi) - Number(lo) + 1)));
   // The messages of a /transactions page (10 transactions of one account), as readTransactionMessages asks for them.
