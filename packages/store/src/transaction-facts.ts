@@ -24,7 +24,7 @@ export type TransactionColumns = {
 export const TRANSACTION_COLUMNS = 'record, boc, account, workchain, shard, block_seqno, mc_block_seqno, global_version';
 
 /** The columns of a transaction that, with its BoC, derive its record (written beside `boc`). */
-export function transactionContext(t: TransactionRow): TransactionContext {
+function transactionContext(t: TransactionRow): TransactionContext {
   return { account: t.account, blockRef: t.block_ref, mcSeqno: t.mc_block_seqno, globalVersion: t.global_version ?? null };
 }
 
