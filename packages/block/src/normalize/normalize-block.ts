@@ -176,12 +176,17 @@ export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: 
  * the same cells, so the same record, messages included. The store keeps the BoC and derives the rest.
  */
 export function transactionFromBoc(boc: string, context: TransactionContext): TransactionRecord {
-  const cells = parseBoc(Buffer.from(boc, 'base64'));
-  if (cells.roots.length !== 1) throw new BocError(`a transaction BoC has one root, not ${cells.roots.length}`);
-  const tx = loadTransaction(new Slice(cells, cells.roots[0], 'Transaction'));
+  const { cells, tx } = loadTransactionBoc(boc);
   const account = `${context.blockRef.workchain}:${tx.accountAddr.toUpperCase()}`;
   if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
   return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined);
+}
+
+/** A transaction BoC (base64) read, its cells not hashed: what it says without the cost of a record. */
+export function loadTransactionBoc(boc: string): { cells: CellTable; tx: Transaction } {
+  const cells = parseBoc(Buffer.from(boc, 'base64'));
+  if (cells.roots.length !== 1) throw new BocError(`a transaction BoC has one root, not ${cells.roots.length}`);
+  return { cells, tx: loadTransaction(new Slice(cells, cells.roots[0], 'Transaction')) };
 }
 
 /** From this global version on, int_msg_info's old `ihr_fee` bits are `extra_flags` (TVM upgrade of 2025). */
