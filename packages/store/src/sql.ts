@@ -42,6 +42,12 @@ export function strPairList(pairs: readonly (readonly [string, string])[]): stri
   return `(${pairs.map(([a, b]) => `(${str(a)}, ${str(b)})`).join(', ')})`;
 }
 
+/** `(('acc', lt), ...)`: distinct (account, lt) keys for `(account, lt) IN ...`; like strList, never empty. */
+export function accountLtList(keys: readonly { account: string; lt: string }[]): string {
+  if (keys.length === 0) throw new SqlValueError('empty key list: the caller must skip the condition');
+  return `(${[...new Set(keys.map((k) => `(${str(k.account)}, ${uint(k.lt)})`))].join(', ')})`;
+}
+
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 /** A database or table name: letters, digits and underscores only. */

@@ -96,7 +96,7 @@ function messageRows(t: TransactionRecord): MessageRow[] {
 export type MessageColumns = { record: string; hash: string; direction: 'in' | 'out'; tx_lt: string; source: string; destination: string; reads_extra_flags: number | string };
 
 /** The columns of `messages` a reader takes for `storedMessage`. */
-export const MESSAGE_COLUMNS = 'record, hash, direction, tx_lt, source, destination, reads_extra_flags';
+export const MESSAGE_COLUMNS = ['record', 'hash', 'direction', 'tx_lt', 'source', 'destination', 'reads_extra_flags'] as const satisfies readonly (keyof MessageColumns)[];
 
 /**
  * A message row's record text: empty for a message of a decoder whose transactions carry their BoC (every

@@ -1,6 +1,6 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
-import { str, strList, uint } from '../sql.js';
+import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
 
@@ -87,10 +87,9 @@ export async function readAccountStatesByHash(
 ): Promise<Map<string, AccountStateSummary>> {
   const found = new Map<string, AccountStateSummary>();
   if (scope.watermark === null || wanted.length === 0) return found;
-  const keys = [...new Set(wanted.map((w) => `(${str(w.account)}, ${uint(w.lt)})`))].join(', ');
   const rows = await store.query<{ account: string; account_state_hash: string; balance: string; status: string; code_hash: string; data_hash: string; frozen_hash: string; extra_currencies: string }>(
     `SELECT account, account_state_hash, balance, status, code_hash, data_hash, frozen_hash, extra_currencies FROM ${store.database}.account_state_summaries
-     WHERE (account, last_trans_lt) IN (${keys}) AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
+     WHERE (account, last_trans_lt) IN ${accountLtList(wanted)} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
        AND mc_block_seqno <= ${uint(scope.watermark)}
      LIMIT 1 BY account, account_state_hash`,
     pointRead(scope),

@@ -1,6 +1,6 @@
 import type { MessageRow } from '@tonstream/records';
 import type { Store } from '../client.js';
-import { str, uint } from '../sql.js';
+import { accountLtList } from '../sql.js';
 import { type MessageColumns, messageTransactionKey, storedMessage, TRANSACTION_COLUMNS, type TransactionColumns } from '../transaction-facts.js';
 import { pointRead, type ReadScope } from './scope.js';
 
@@ -13,9 +13,8 @@ export async function readMessageRecords(store: Store, scope: ReadScope, rows: M
   const derived = rows.filter((r) => r.record === '');
   const txs = new Map<string, TransactionColumns>();
   if (derived.length > 0) {
-    const keys = [...new Set(derived.map((r) => { const k = messageTransactionKey(r); return `(${str(k.account)}, ${uint(k.lt)})`; }))].join(', ');
     const found = await store.query<TransactionColumns & { lt: string }>(
-      `SELECT ${TRANSACTION_COLUMNS}, lt FROM ${store.database}.transactions WHERE (account, lt) IN (${keys}) LIMIT 1 BY account, lt`,
+      `SELECT ${TRANSACTION_COLUMNS}, lt FROM ${store.database}.transactions WHERE (account, lt) IN ${accountLtList(derived.map(messageTransactionKey))} LIMIT 1 BY account, lt`,
       pointRead(scope),
     );
     for (const t of found) txs.set(`${t.account} ${t.lt}`, t);

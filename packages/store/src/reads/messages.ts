@@ -1,7 +1,7 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import type { MessageColumns } from '../transaction-facts.js';
+import { MESSAGE_COLUMNS, type MessageColumns } from '../transaction-facts.js';
 import { readMessageRecords } from './message-records.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
@@ -74,8 +74,6 @@ function conditions(db: string, f: MessageFilter, order: MessageOrder): string[]
   return where;
 }
 
-const SIDE_COLUMNS = ['record', 'direction', 'tx_lt', 'source', 'destination', 'reads_extra_flags'] as const;
-
 /** A message of /messages: the record, and the transactions it is the in / out message of (when stored). */
 export type FoundMessage = { message: MessageRow; inTxHash: string | null; outTxHash: string | null };
 
@@ -90,17 +88,15 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
   const where = [`mc_block_seqno <= ${uint(scope.watermark)}`, ...conditions(db, filter, page.order)];
   // Of the message's rows, one side's columns (the same row's: argMin by direction), to read its record by;
   // aliased apart, as a column's own name would stand for the aggregate inside the other aggregates.
-  const side = SIDE_COLUMNS.map((c) => `argMin(${c}, direction) AS side_${c}`).join(', ');
-  const rows = await store.query<Record<`side_${(typeof SIDE_COLUMNS)[number]}` | 'hash' | 'in_tx' | 'out_tx', string>>(
+  const side = MESSAGE_COLUMNS.filter((c) => c !== 'hash').map((c) => `argMin(${c}, direction) AS side_${c}`).join(', ');
+  const rows = await store.query<Record<string, string>>(
     `SELECT hash, ${side}, anyIf(tx_hash, direction = 'in') AS in_tx, anyIf(tx_hash, direction = 'out') AS out_tx,
        any(created_lt) AS m_lt, any(created_at) AS m_at
      FROM ${db}.messages ${sqlWhere(where)} GROUP BY hash ORDER BY ${ORDERS[page.order](sqlDirection(page.sort))} ${sqlPage(page)}`,
     // By key through a lookup table: a point read; by address or time alone: a scan, on every thread.
     filter.hashes || filter.bodyHash !== undefined || filter.opcode !== undefined ? pointRead(scope) : scope.query,
   );
-  const sides = rows.map((r): MessageColumns => ({
-    hash: r.hash, record: r.side_record, direction: r.side_direction as 'in' | 'out', tx_lt: r.side_tx_lt, source: r.side_source, destination: r.side_destination, reads_extra_flags: r.side_reads_extra_flags,
-  }));
+  const sides = rows.map((r) => Object.fromEntries(MESSAGE_COLUMNS.map((c) => [c, c === 'hash' ? r.hash : r[`side_${c}`]])) as MessageColumns);
   const messages = await readMessageRecords(store, scope, sides);
   return rows.map((r, i) => ({ message: messages[i], inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));
 }

@@ -1,6 +1,6 @@
 import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
-import { int32, str, strList, uint } from '../sql.js';
+import { accountLtList, int32, strList, uint } from '../sql.js';
 import { MESSAGE_COLUMNS, type MessageColumns, storedTransaction, TRANSACTION_COLUMNS, type TransactionColumns, wholeMessages } from '../transaction-facts.js';
 import { readMessageRecords } from './message-records.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
@@ -164,9 +164,8 @@ export async function readTransactionBocs(store: Store, scope: ReadScope, txs: r
   }
   if (older.length === 0) return found;
   const hashes = new Map(older.map((t) => [`${t.account} ${t.lt}`, t.hash]));
-  const keys = [...new Set(older.map((t) => `(${str(t.account)}, ${uint(t.lt)})`))].join(', ');
   const rows = await store.query<{ account: string; lt: string; boc: string }>(
-    `SELECT account, lt, boc FROM ${store.database}.transaction_bocs WHERE (account, lt) IN (${keys}) LIMIT 1 BY account, lt`,
+    `SELECT account, lt, boc FROM ${store.database}.transaction_bocs WHERE (account, lt) IN ${accountLtList(older)} LIMIT 1 BY account, lt`,
     pointRead(scope),
   );
   for (const r of rows) {
@@ -202,7 +201,7 @@ export async function readTransactionMessages(store: Store, scope: ReadScope, tx
   }
   if (hashes.size === 0) return found;
   const rows = await store.query<MessageColumns>(
-    `SELECT ${MESSAGE_COLUMNS} FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList([...txHashes])} LIMIT 1 BY hash, direction, tx_hash`,
+    `SELECT ${MESSAGE_COLUMNS.join(', ')} FROM ${store.database}.messages WHERE hash IN ${strList([...hashes])} AND tx_hash IN ${strList([...txHashes])} LIMIT 1 BY hash, direction, tx_hash`,
     pointRead(scope),
   );
   for (const m of await readMessageRecords(store, scope, rows)) found.set(messageKey(m.tx_hash, m.direction, m.hash), m);
