@@ -22,7 +22,7 @@ import { localnetData } from '../integration/chdb-localnet-data.js';
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
 import { CHAIN } from './api-bench-data.js';
 import { ensureTraces } from './api-bench-traces.js';
-import { writeSchema17Batch } from './storage-baseline-writer.js';
+import { writeSchema17Batch } from '../support/schema17-writer.js';
 import { type SchemaStorage, storageRatio, storageReport, type TableParts } from './storage-report.js';
 
 /**

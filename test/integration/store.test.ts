@@ -7,6 +7,7 @@ import { type MessageRow, transactionRow } from '@tonstream/records';
 import { batchRows, createStore, emptyBatch, migrate, MIGRATIONS, readTransactionBocs, readTransactionMessages, readTransactions, recordBatch, type RecordBatch, type Store, StoreError, str, TABLES, writeBatch } from '@tonstream/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sourcesBlock, sourcesTransactions } from '../support/mainnet-sources.js';
+import { writeSchema17Batch } from '../support/schema17-writer.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const BLOCK_FILE = 'wc0_8000000000000000_71398501.boc';
@@ -102,11 +103,7 @@ describe('store on the real ClickHouse', () => {
     const batch = batchOf(readFileSync(BLOCK), mc);
     await migrate(store, MIGRATIONS.filter((m) => m.version < 18));
     // Schema 17's writer: record text without the BoC, the BoC in transaction_bocs, whole message records.
-    const rows = batchRows(batch);
-    await store.insert('transactions', rows.transactions.map(({ boc: _b, global_version: _v, ...row }, i) => ({ ...row, record: JSON.stringify({ ...batch.transactions[i].record, boc: undefined }) })));
-    await store.insert('transaction_bocs', batch.transactions.map(({ record: t }) => ({ account: t.account, lt: t.lt, boc: t.boc! })));
-    await store.insert('transactions_by_hash', rows.transactions_by_hash);
-    await store.insert('messages', rows.messages.map(({ reads_extra_flags: _r, ...row }, i) => ({ ...row, record: batch.messages[i].json })));
+    await writeSchema17Batch(store, batch);
     await migrate(store);
     const scope = { watermark: 2 ** 32 - 1 };
     const hashes = batch.transactions.map((t) => t.record.hash);

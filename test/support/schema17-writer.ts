@@ -1,8 +1,8 @@
 import { batchRows, type RecordBatch, type Row, type Store, TABLES } from '@tonstream/store';
 
 /**
- * The writer of schema 17, the one before issue 26 changed what is stored, for bench:storage's `before`
- * side: today's rows for the tables that kept their form, and as schema 17 wrote them the ones that
+ * The writer of schema 17, the one before issue 26 changed what is stored (bench:storage's `before` side,
+ * store.test.ts's rows written before migration 18): today's rows for the tables that kept their form, and as schema 17 wrote them the ones that
  * changed: `transactions` with its record text (no BoC or global version columns), the BoCs apart in
  * `transaction_bocs`, message rows with their whole record (no `reads_extra_flags`), and `messages_by_account`.
  */
