@@ -79,22 +79,14 @@ describe('runService()', () => {
     expect(logLines(r).find((l) => l.msg === 'stopped')?.exit_code).toBe(0);
   });
 
-  it('a failure after start: logged as an error, stop called once, exit 1', async () => {
-    const r = run({ FIXTURE_MODE: 'fail-after-start' });
+  it.each([
+    ['a failure after start: logged as an error', 'fail-after-start', ['consumer gone for good', 'topic deleted']],
+    ['a rejection nobody handles: logged as an error with its cause', 'reject-after-start', ['unhandled rejection', 'x is not a function']],
+  ] as const)('%s, stop called once, exit 1', async (_what, mode, logged) => {
+    const r = run({ FIXTURE_MODE: mode });
     expect(await r.code).toBe(1);
     const error = r.stdoutLines().find((l) => l.includes('"level":"error"')) ?? '';
-    expect(error).toContain('consumer gone for good');
-    expect(error).toContain('topic deleted');
-    expect(r.stdoutLines().filter((l) => l === 'stop called')).toHaveLength(1);
-    expect(logLines(r).find((l) => l.msg === 'stopped')?.exit_code).toBe(1);
-  });
-
-  it('a rejection nobody handles: logged as an error with its cause, stop called once, exit 1', async () => {
-    const r = run({ FIXTURE_MODE: 'reject-after-start' });
-    expect(await r.code).toBe(1);
-    const error = r.stdoutLines().find((l) => l.includes('"level":"error"')) ?? '';
-    expect(error).toContain('unhandled rejection');
-    expect(error).toContain('x is not a function');
+    for (const text of logged) expect(error).toContain(text);
     expect(r.stdoutLines().filter((l) => l === 'stop called')).toHaveLength(1);
     expect(logLines(r).find((l) => l.msg === 'stopped')?.exit_code).toBe(1);
   });
