@@ -135,18 +135,6 @@ CREATE MATERIALIZED VIEW {database}.actions_by_trace_end_lt_mv TO {database}.act
   ancestor_type Array(String)
 ) AS SELECT trace_end_lt, trace_id, end_lt, action_id, trace_end_utime, trace_mc_seqno_end, type, ancestor_type FROM {database}.actions;
 
-CREATE TABLE {database}.actions_by_tx (
-  tx_hash String,
-  trace_id String,
-  action_id String
-) ENGINE = ReplacingMergeTree ORDER BY (tx_hash, trace_id, action_id) SETTINGS index_granularity = 8192;
-
-CREATE MATERIALIZED VIEW {database}.actions_by_tx_mv TO {database}.actions_by_tx (
-  tx_hash String,
-  trace_id String,
-  action_id String
-) AS SELECT tx_hash, trace_id, action_id FROM {database}.actions  ARRAY JOIN tx_hashes AS tx_hash;
-
 CREATE TABLE {database}.blocks (
   workchain Int32,
   shard UInt64,
@@ -473,6 +461,28 @@ CREATE MATERIALIZED VIEW {database}.jetton_wallets_history_mv TO {database}.jett
   mc_block_seqno UInt32
 ) AS SELECT * FROM {database}.jetton_wallets;
 
+CREATE TABLE {database}.message_body_hashes (
+  body_hash String,
+  hash String
+) ENGINE = ReplacingMergeTree ORDER BY (body_hash, hash) SETTINGS index_granularity = 8192;
+
+CREATE MATERIALIZED VIEW {database}.message_body_hashes_mv TO {database}.message_body_hashes (
+  body_hash String,
+  hash String
+) AS SELECT body_hash, hash FROM {database}.messages  WHERE body_hash != '';
+
+CREATE TABLE {database}.message_opcodes (
+  opcode Int64,
+  created_lt UInt64,
+  hash String
+) ENGINE = ReplacingMergeTree ORDER BY (opcode, created_lt, hash) SETTINGS index_granularity = 8192;
+
+CREATE MATERIALIZED VIEW {database}.message_opcodes_mv TO {database}.message_opcodes (
+  opcode Int64,
+  created_lt UInt64,
+  hash String
+) AS SELECT opcode, created_lt, hash FROM {database}.messages  WHERE opcode >= 0;
+
 CREATE TABLE {database}.messages (
   hash String,
   direction String,
@@ -492,20 +502,6 @@ CREATE TABLE {database}.messages (
   reads_extra_flags UInt8
 ) ENGINE = ReplacingMergeTree ORDER BY (hash, direction, tx_hash) SETTINGS index_granularity = 256;
 
-CREATE TABLE {database}.messages_by_body_hash (
-  body_hash String,
-  hash String,
-  direction String,
-  tx_hash String
-) ENGINE = ReplacingMergeTree ORDER BY (body_hash, hash, direction, tx_hash) SETTINGS index_granularity = 8192;
-
-CREATE MATERIALIZED VIEW {database}.messages_by_body_hash_mv TO {database}.messages_by_body_hash (
-  body_hash String,
-  hash String,
-  direction String,
-  tx_hash String
-) AS SELECT body_hash, hash, direction, tx_hash FROM {database}.messages  WHERE body_hash != '';
-
 CREATE TABLE {database}.messages_by_hash_norm (
   hash_norm String,
   hash String,
@@ -519,22 +515,6 @@ CREATE MATERIALIZED VIEW {database}.messages_by_hash_norm_mv TO {database}.messa
   direction String,
   tx_hash String
 ) AS SELECT hash_norm, hash, direction, tx_hash FROM {database}.messages  WHERE hash_norm != '';
-
-CREATE TABLE {database}.messages_by_opcode (
-  opcode Int64,
-  created_lt UInt64,
-  hash String,
-  direction String,
-  tx_hash String
-) ENGINE = ReplacingMergeTree ORDER BY (opcode, created_lt, hash, direction, tx_hash) SETTINGS index_granularity = 8192;
-
-CREATE MATERIALIZED VIEW {database}.messages_by_opcode_mv TO {database}.messages_by_opcode (
-  opcode Int64,
-  created_lt UInt64,
-  hash String,
-  direction String,
-  tx_hash String
-) AS SELECT opcode, created_lt, hash, direction, tx_hash FROM {database}.messages  WHERE opcode >= 0;
 
 CREATE TABLE {database}.multisig_orders (
   address String,
@@ -979,8 +959,7 @@ CREATE MATERIALIZED VIEW {database}.transactions_by_lt_mv TO {database}.transact
 CREATE TABLE {database}.transactions_by_mc_seqno (
   mc_block_seqno UInt32,
   lt UInt64,
-  account String,
-  hash String
+  account String
 ) ENGINE = ReplacingMergeTree ORDER BY (mc_block_seqno, lt, account) SETTINGS index_granularity = 8192;
 
 CREATE TABLE {database}.vesting_by_party (

@@ -38,7 +38,7 @@ const OPEN_JOIN_SHARE = 0.75;
 const MAX_OPEN = 400;
 /** Masterchain blocks read per query. */
 const MC_BLOCKS_PER_READ = 250;
-const TRACE_TABLES = ['traces', 'actions', 'traces_by_end_lt', 'traces_by_mc_seqno', 'traces_by_account', 'transaction_traces', 'actions_by_id', 'actions_by_trace_end_lt', 'action_accounts', 'actions_by_tx'];
+const TRACE_TABLES = ['traces', 'actions', 'traces_by_end_lt', 'traces_by_mc_seqno', 'traces_by_account', 'transaction_traces', 'actions_by_id', 'actions_by_trace_end_lt', 'action_accounts'];
 const FIXTURE_TRACES = join(ROOT, 'test/fixtures/mainnet/traces');
 const RAW_ADDRESS = /^-?\d+:[0-9A-F]{64}$/;
 const TEMPLATE_TYPES = ['call_contract', 'ton_transfer', 'jetton_transfer', 'jetton_swap'] as const;

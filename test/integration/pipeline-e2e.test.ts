@@ -142,7 +142,7 @@ function watchWatermark() {
     if (!rounds.has(n)) for (const r of ledger()) rounds.set(r.mc_seqno, r);
     const round = rounds.get(n);
     if (!round) return problems.push(`watermark ${n} is beyond the chain's ledger`);
-    const txs = await store.query<{ hash: string }>(`SELECT DISTINCT hash FROM ${database}.transactions_by_mc_seqno WHERE mc_block_seqno = ${n}`);
+    const txs = await store.query<{ hash: string }>(`SELECT DISTINCT hash FROM ${database}.transactions_by_hash WHERE (account, lt) IN (SELECT account, lt FROM ${database}.transactions_by_mc_seqno WHERE mc_block_seqno = ${n})`);
     const blocks = await store.query<{ k: string }>(`SELECT DISTINCT concat(toString(workchain), ':', hex(shard), ':', toString(seqno)) AS k FROM ${database}.blocks_by_mc_seqno WHERE mc_block_seqno = ${n}`);
     const want = round.blocks.flatMap((b) => b.transactions.map((t) => t.hash)).sort();
     const got = txs.map((t) => t.hash).sort();
@@ -259,7 +259,7 @@ describe('pipeline end to end on the local network', () => {
       ['blocks_by_mc_seqno', 'workchain, shard, seqno', blocks.length],
       ['transactions', 'hash', txs.length],
       ['transactions_by_hash', 'hash', txs.length],
-      ['transactions_by_mc_seqno', 'hash', txs.length],
+      ['transactions_by_mc_seqno', 'account, lt', txs.length],
       ['messages', 'hash, direction, tx_hash', messages.length],
       ['transactions_by_lt', 'lt, account', txs.length],
       ['account_states_latest', 'account', accounts],

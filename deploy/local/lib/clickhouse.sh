@@ -67,6 +67,13 @@ clickhouse_write_config() {
     <builtin_dictionaries_reload_interval>3600</builtin_dictionaries_reload_interval>
     <max_session_timeout>3600</max_session_timeout>
     <default_session_timeout>60</default_session_timeout>
+    <!-- Every part, inserted or merged, is written with zstd (deploy/clickhouse/compression.xml says why). -->
+    <compression>
+        <case>
+            <method>zstd</method>
+            <level>${CLICKHOUSE_ZSTD_LEVEL:-3}</level>
+        </case>
+    </compression>
     <query_log>
         <database>system</database>
         <table>query_log</table>

@@ -39,13 +39,20 @@ export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS
 
 /** ClickHouse's errors for a column that is already there: 18.16's ILLEGAL_COLUMN, later DUPLICATE_COLUMN. */
 const COLUMN_EXISTS = new Set([44, 15]);
+/** ClickHouse's errors for a column that is not there: 18.16's ILLEGAL_COLUMN, later NOT_FOUND_COLUMN_IN_BLOCK. */
+const COLUMN_MISSING = new Set([44, 10]);
 
-/** 18.16 has no `ADD COLUMN IF NOT EXISTS`: a re-run finding the column there finds this statement applied. */
+/**
+ * 18.16 has no `ADD COLUMN IF NOT EXISTS` nor `DROP COLUMN IF EXISTS`: a re-run finding the column
+ * there (added) or gone (dropped) finds this statement applied.
+ */
 async function apply(store: Store, statement: string): Promise<void> {
   try {
     await store.command(statement);
   } catch (err) {
-    if (err instanceof StoreError && err.clickhouseCode !== undefined && COLUMN_EXISTS.has(err.clickhouseCode) && /\bADD COLUMN\b/.test(statement)) return;
+    const code = err instanceof StoreError ? err.clickhouseCode : undefined;
+    if (code !== undefined && COLUMN_EXISTS.has(code) && /\bADD COLUMN\b/.test(statement)) return;
+    if (code !== undefined && COLUMN_MISSING.has(code) && /\bDROP COLUMN\b/.test(statement)) return;
     throw err;
   }
 }

@@ -1,5 +1,6 @@
 import { type AccountStateRecord, type BlockRecord, type MessageRow, type TransactionRow, transactionRow } from '@tonstream/records';
 import type { ActionRecord, TraceRecord } from '@tonstream/traces';
+import { actionColumns, actionText, traceColumns, traceText } from './trace-facts.js';
 import type { Receipt } from './index-progress.js';
 import type { TraceReceipt } from './trace-progress.js';
 import type { TableName } from './schema.js';
@@ -114,7 +115,7 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       global_version: t.global_version ?? 0,
     });
     rows.transactions_by_hash.push({ hash: t.hash, account: t.account, lt: t.lt });
-    rows.transactions_by_mc_seqno.push({ mc_block_seqno: mc, lt: t.lt, account: t.account, hash: t.hash });
+    rows.transactions_by_mc_seqno.push({ mc_block_seqno: mc, lt: t.lt, account: t.account });
   }
   for (const { record: m, json } of batch.messages) {
     rows.messages.push({
@@ -162,40 +163,12 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     });
   }
   for (const { record: t, json } of batch.traces) {
-    rows.traces.push({
-      trace_id: t.trace_id,
-      end_lt: t.end_lt,
-      end_utime: t.end_utime,
-      start_lt: t.start_lt,
-      start_utime: t.start_utime,
-      mc_seqno_start: t.mc_seqno_start,
-      mc_seqno_end: t.mc_seqno_end,
-      external_hash: t.external_hash ?? '',
-      external_hash_norm: t.external_hash_norm ?? '',
-      trace_state: t.trace_info.trace_state,
-      is_incomplete: t.is_incomplete ? 1 : 0,
-      transactions: t.trace_info.transactions,
-      tx_hashes: tsvArray(t.nodes.map((n) => n.tx_hash)),
-      accounts: tsvArray([...new Set(t.nodes.map((n) => n.account))]),
-      record: json,
-    });
+    const columns = traceColumns(t);
+    rows.traces.push({ ...columns, tx_hashes: tsvArray(columns.tx_hashes), accounts: tsvArray(columns.accounts), record: traceText(t, columns, json) });
   }
   for (const { record: a, json } of batch.actions) {
-    rows.actions.push({
-      trace_id: a.trace_id,
-      action_id: a.action_id,
-      type: a.type,
-      parent_action_id: a.parent_action_id ?? '',
-      ancestor_type: tsvArray(a.ancestor_type ?? []),
-      start_lt: a.start_lt,
-      end_lt: a.end_lt,
-      trace_end_lt: a.trace_end_lt,
-      trace_end_utime: a.trace_end_utime,
-      trace_mc_seqno_end: a.trace_mc_seqno_end,
-      tx_hashes: tsvArray(a.transactions),
-      accounts: tsvArray([...new Set(a.accounts)]),
-      record: json,
-    });
+    const columns = actionColumns(a);
+    rows.actions.push({ ...columns, ancestor_type: tsvArray(columns.ancestor_type), tx_hashes: tsvArray(columns.tx_hashes), accounts: tsvArray(columns.accounts), record: actionText(a, columns, json) });
   }
   return rows;
 }

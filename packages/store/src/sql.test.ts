@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { accountLtList, ident, int32, SqlValueError, str, strList, uint } from './sql.js';
+import { accountLtList, ident, int32, SqlValueError, str, strArray, strList, uint } from './sql.js';
 
 describe('SQL literals', () => {
   it('escapes quotes, backslashes and NUL in strings', () => {
     expect(str(`a'b\\c\0`)).toBe(`'a\\'b\\\\c\\0'`);
     expect(strList(['x', "y'"])).toBe(`('x', 'y\\'')`);
+    expect(strArray(['x', "y'"])).toBe(`['x', 'y\\'']`);
   });
 
   it('accepts only UInt64 values as unsigned integers', () => {
@@ -26,5 +27,6 @@ describe('SQL literals', () => {
     expect(ident('tonstream_1')).toBe('tonstream_1');
     for (const bad of ['a-b', 'x; DROP', '', '1abc', 'a'.repeat(64)]) expect(() => ident(bad)).toThrow(SqlValueError);
     expect(() => strList([])).toThrow(/empty IN list/);
+    expect(() => strArray([])).toThrow(SqlValueError);
   });
 });

@@ -36,6 +36,12 @@ export function strList(values: readonly string[]): string {
   return '(' + values.map(str).join(', ') + ')';
 }
 
+/** `['a', 'b']`: an array literal of strings (for has/hasAny); like strList, never empty. */
+export function strArray(values: readonly string[]): string {
+  if (values.length === 0) throw new SqlValueError('empty array literal');
+  return '[' + values.map(str).join(', ') + ']';
+}
+
 /** `(('a', 'b'), ...)`: string pairs for `(x, y) IN ...`; like strList, never empty. */
 export function strPairList(pairs: readonly (readonly [string, string])[]): string {
   if (pairs.length === 0) throw new SqlValueError('empty pair list: the caller must skip the condition');

@@ -1,8 +1,11 @@
 import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
-import { str, strList, uint } from '../sql.js';
+import { str, strArray, strList, uint } from '../sql.js';
+import { ACTION_COLUMNS, type ActionColumns, actionFromRow } from '../trace-facts.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 import { tracesOfMessages } from './traces.js';
+
+type ActionRow = ActionColumns & { record: string };
 
 /**
  * Filters of `/api/v3/actions`; all optional and ANDed except as toncenter combines them (the API
@@ -66,18 +69,19 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
   const keyed: string[] = [];
   if (filter.actionIds) keyed.push(`(trace_id, action_id) IN (SELECT trace_id, action_id FROM ${db}.actions_by_id WHERE action_id IN ${strList(filter.actionIds)})`);
   if (filter.traceIds) keyed.push(`trace_id IN ${strList(filter.traceIds)}`);
-  if (filter.txHashes) keyed.push(`(trace_id, action_id) IN (SELECT trace_id, action_id FROM ${db}.actions_by_tx WHERE tx_hash IN ${strList(filter.txHashes)})`);
+  // A transaction's actions are those of its trace that list it.
+  if (filter.txHashes) keyed.push(`trace_id IN (SELECT trace_id FROM ${db}.transaction_traces WHERE tx_hash IN ${strList(filter.txHashes)})`, `hasAny(tx_hashes, ${strArray(filter.txHashes)})`);
   if (filter.msgHashes) keyed.push(`trace_id IN ${tracesOfMessages(db, filter.msgHashes)}`);
   if (filter.mcSeqno !== undefined && filter.account === undefined) keyed.push(`trace_id IN (SELECT trace_id FROM ${db}.traces_by_mc_seqno WHERE mc_seqno_end = ${uint(filter.mcSeqno)})`);
 
   if (keyed.length > 0) {
     const account = filter.account === undefined ? [] : [`has(accounts, ${str(filter.account)})`];
-    const rows = await store.query<{ record: string }>(
-      `SELECT record FROM ${db}.actions ${sqlWhere([...keyed, ...account, ...where])}
+    const rows = await store.query<ActionRow>(
+      `SELECT ${ACTION_COLUMNS} FROM ${db}.actions ${sqlWhere([...keyed, ...account, ...where])}
        ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id ${sqlPage(page)}`,
       scope.query,
     );
-    return rows.map((r) => JSON.parse(r.record) as ActionRecord);
+    return rows.map(actionFromRow);
   }
 
   const lookup = filter.account !== undefined ? { table: 'action_accounts', where: [`account = ${str(filter.account)}`] } : { table: 'actions_by_trace_end_lt', where: [] };
@@ -87,13 +91,13 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
     scope.query,
   );
   if (keys.length === 0) return [];
-  const records = await store.query<{ trace_id: string; action_id: string; record: string }>(
-    `SELECT trace_id, action_id, any(record) AS record FROM ${db}.actions
+  const records = await store.query<ActionRow>(
+    `SELECT ${ACTION_COLUMNS} FROM ${db}.actions
      WHERE trace_id IN ${strList([...new Set(keys.map((k) => k.trace_id))])} AND action_id IN ${strList(keys.map((k) => k.action_id))}
-     GROUP BY trace_id, action_id`,
+     LIMIT 1 BY trace_id, action_id`,
     scope.query,
   );
-  const byKey = new Map(records.map((r) => [`${r.trace_id} ${r.action_id}`, JSON.parse(r.record) as ActionRecord]));
+  const byKey = new Map(records.map((r) => [`${r.trace_id} ${r.action_id}`, actionFromRow(r)]));
   return keys.flatMap((k) => byKey.get(`${k.trace_id} ${k.action_id}`) ?? []);
 }
 
@@ -101,10 +105,10 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
 export async function readTraceActions(store: Store, scope: ReadScope, traceIds: string[], types: Pick<ActionFilter, 'types' | 'supported'>): Promise<ActionRecord[]> {
   const bound = tracesBound(scope);
   if (traceIds.length === 0 || bound === null) return [];
-  const rows = await store.query<{ record: string }>(
-    `SELECT record FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, `trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(types)])}
+  const rows = await store.query<ActionRow>(
+    `SELECT ${ACTION_COLUMNS} FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, `trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(types)])}
      ORDER BY trace_id, start_lt, end_lt, action_id LIMIT 1 BY trace_id, action_id`,
     scope.query,
   );
-  return rows.map((r) => JSON.parse(r.record) as ActionRecord);
+  return rows.map(actionFromRow);
 }

@@ -59,10 +59,10 @@ function conditions(db: string, f: MessageFilter, order: MessageOrder): string[]
     const list = strList(f.hashes);
     where.push(`hash IN (SELECT arrayJoin([${f.hashes.map(str).join(', ')}]) UNION ALL SELECT hash FROM ${db}.messages_by_hash_norm WHERE hash_norm IN ${list})`);
   }
-  if (f.bodyHash !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.messages_by_body_hash WHERE body_hash = ${str(f.bodyHash)})`, `body_hash = ${str(f.bodyHash)}`);
+  if (f.bodyHash !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.message_body_hashes WHERE body_hash = ${str(f.bodyHash)})`, `body_hash = ${str(f.bodyHash)}`);
   if (f.source !== undefined) where.push(`source = ${address(f.source)}`);
   if (f.destination !== undefined) where.push(`destination = ${address(f.destination)}`);
-  if (f.opcode !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.messages_by_opcode WHERE opcode = ${uint(f.opcode)})`, `opcode = ${uint(f.opcode)}`);
+  if (f.opcode !== undefined) where.push(`hash IN (SELECT hash FROM ${db}.message_opcodes WHERE opcode = ${uint(f.opcode)})`, `opcode = ${uint(f.opcode)}`);
   if (f.direction !== undefined) where.push(`direction = ${str(f.direction)}`);
   where.push(...ltBounds);
   if (f.startUtime !== undefined) where.push(`created_at >= ${uint(f.startUtime)}`);

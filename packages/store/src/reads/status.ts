@@ -37,7 +37,7 @@ export async function readIndexRates(store: Store, watermark: Watermark, windowS
   const range = `mc_block_seqno >= ${from} AND mc_block_seqno <= ${w}`;
   // Counted distinct: a replayed batch is stored twice until ClickHouse merges it.
   const [txs, blocks] = await Promise.all([
-    store.query<{ mc_block_seqno: number; n: string }>(`SELECT mc_block_seqno, uniqExact(hash) AS n FROM ${db}.transactions_by_mc_seqno WHERE ${range} GROUP BY mc_block_seqno`, query),
+    store.query<{ mc_block_seqno: number; n: string }>(`SELECT mc_block_seqno, uniqExact(account, lt) AS n FROM ${db}.transactions_by_mc_seqno WHERE ${range} GROUP BY mc_block_seqno`, query),
     store.query<{ mc_block_seqno: number; n: string }>(`SELECT mc_block_seqno, uniqExact(workchain, shard, seqno) AS n FROM ${db}.blocks_by_mc_seqno WHERE ${range} GROUP BY mc_block_seqno`, query),
   ]);
   const txBySeqno = new Map(txs.map((r) => [Number(r.mc_block_seqno), Number(r.n)]));

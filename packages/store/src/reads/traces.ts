@@ -1,7 +1,10 @@
 import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
+import { TRACE_COLUMNS, type TraceColumns, traceFromRow } from '../trace-facts.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
+
+type TraceRow = TraceColumns & { record: string };
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -67,14 +70,14 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
 
   if (keyed.length > 0) {
     const account = filter.account === undefined ? [] : [`has(accounts, ${str(filter.account)})`];
-    const rows = await store.query<{ record: string }>(
-      `SELECT record FROM (
-         SELECT trace_id, end_lt, end_utime, mc_seqno_end, accounts, record FROM ${db}.traces ${sqlWhere(keyed)}
+    const rows = await store.query<TraceRow>(
+      `SELECT ${TRACE_COLUMNS} FROM (
+         SELECT ${TRACE_COLUMNS} FROM ${db}.traces ${sqlWhere(keyed)}
          ORDER BY trace_id, end_lt DESC LIMIT 1 BY trace_id
        ) ${sqlWhere([watermark, ...account, ...bounds(filter)])} ORDER BY ${orderBy(page.order, d)} ${sqlPage(page)}`,
       scope.query,
     );
-    return rows.map((r) => JSON.parse(r.record) as TraceRecord);
+    return rows.map(traceFromRow);
   }
 
   const lookup =
@@ -89,11 +92,11 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
     scope.query,
   );
   if (ids.length === 0) return [];
-  const records = await store.query<{ trace_id: string; record: string }>(
-    `SELECT trace_id, record FROM ${db}.traces WHERE trace_id IN ${strList(ids.map((r) => r.trace_id))} ORDER BY trace_id, end_lt DESC LIMIT 1 BY trace_id`,
+  const records = await store.query<TraceRow>(
+    `SELECT ${TRACE_COLUMNS} FROM ${db}.traces WHERE trace_id IN ${strList(ids.map((r) => r.trace_id))} ORDER BY trace_id, end_lt DESC LIMIT 1 BY trace_id`,
     scope.query,
   );
-  const byId = new Map(records.map((r) => [r.trace_id, JSON.parse(r.record) as TraceRecord]));
+  const byId = new Map(records.map((r) => [r.trace_id, traceFromRow(r)]));
   return ids.flatMap((r) => byId.get(r.trace_id) ?? []);
 }
 
