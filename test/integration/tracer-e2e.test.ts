@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createKafka } from '@tonstream/bus';
-import { createStore, type Store } from '@tonstream/store';
+import { createStore, type Store, TRACE_COLUMNS, traceFromRow, type TraceRow } from '@tonstream/store';
 import { TRACER_GROUP_ID } from '@tonstream/tracer-service';
 import { WRITER_GROUP_ID } from '@tonstream/writer-service';
 import { Redis } from 'ioredis';
@@ -172,10 +172,10 @@ describe('tracer on the local network', () => {
 
     // Stored exactly once: each trace id one row after FINAL; every stored trace is one of the ledger's,
     // with the ledger's transactions, its id the root transaction's hash.
-    const stored = await store.query<{ trace_id: string; record: string }>(`SELECT trace_id, record FROM ${db}.traces FINAL`);
+    const stored = await store.query<TraceRow>(`SELECT ${TRACE_COLUMNS} FROM ${db}.traces FINAL`);
     const ids = stored.map((r) => r.trace_id);
     expect(new Set(ids).size).toBe(ids.length);
-    const byId = new Map(stored.map((r) => [r.trace_id, JSON.parse(r.record) as { trace_info: { trace_state: string; transactions: number; pending_messages: number }; is_incomplete: boolean; nodes: { tx_hash: string }[] }]));
+    const byId = new Map(stored.map((r) => [r.trace_id, traceFromRow(r)]));
     const wrong: string[] = [];
     for (const [id, t] of byId) {
       const e = expected.get(id);

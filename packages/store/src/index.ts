@@ -32,6 +32,7 @@ export { readDeadLetterCounts, readIndexRates, type DeadLetterCount, type RateBu
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';
 export { POINT_READ_SETTINGS, tracesBound } from './reads/scope.js';
 export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder } from './reads/traces.js';
+export { TRACE_COLUMNS, type TraceRow, traceFromRow } from './trace-facts.js';
 export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';
 export * from './pending/index.js';
 export * from './api-keys/index.js';

@@ -47,6 +47,9 @@ export type ActionColumns = {
   accounts: string[];
 };
 
+/** A `traces` row as `SELECT ${TRACE_COLUMNS}` gives it. */
+export type TraceRow = TraceColumns & { record: string };
+
 type SlimNode = [account: number, lt: string, inMsgHash: string | null, parent: number | string | null, outMsgs: number];
 type SlimTrace = [messages: number, pendingMessages: number, classificationState: string, nodes: SlimNode[]];
 
@@ -101,7 +104,7 @@ export function actionText(a: ActionRecord, columns: ActionColumns, json: string
 }
 
 /** A trace read back from its row (`TRACE_COLUMNS`). */
-export function traceFromRow(row: TraceColumns & { record: string }): TraceRecord {
+export function traceFromRow(row: TraceRow): TraceRecord {
   const parsed = JSON.parse(row.record) as TraceRecord | SlimTrace;
   return Array.isArray(parsed) ? traceOf(row, parsed) : parsed;
 }

@@ -1,10 +1,8 @@
 import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
-import { TRACE_COLUMNS, type TraceColumns, traceFromRow } from '../trace-facts.js';
+import { TRACE_COLUMNS, traceFromRow, type TraceRow } from '../trace-facts.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
-
-type TraceRow = TraceColumns & { record: string };
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
