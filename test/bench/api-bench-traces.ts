@@ -24,7 +24,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyFixtureFile } from '@tonstream/actions';
-import { str, type Store, emptyBatch, writeBatch } from '@tonstream/store';
+import { emptyBatch, type RecordBatch, str, type Store, writeBatch } from '@tonstream/store';
 import type { ActionRecord, TraceRecord } from '@tonstream/traces';
 import { createRandom } from './api-bench-chain.js';
 import { ROOT } from '../support/processes.js';
@@ -86,7 +86,13 @@ async function countTraces(store: Store): Promise<TraceCounts> {
  * Traces and actions over the dataset's transactions, unless the same ones are there already.
  * Returns their counts and the seconds spent (0 when kept).
  */
-export async function ensureTraces(store: Store, mcSeqnos: { first: number; last: number }, log: (line: string) => void): Promise<TraceCounts & { seconds: number }> {
+export async function ensureTraces(
+  store: Store,
+  mcSeqnos: { first: number; last: number },
+  log: (line: string) => void,
+  /** The writer of the database's schema (bench:storage's schema 17 side has its own). */
+  write: (store: Store, batch: RecordBatch) => Promise<unknown> = writeBatch,
+): Promise<TraceCounts & { seconds: number }> {
   const db = store.database;
   const spec = JSON.stringify({ version: TRACES_VERSION, seed: SEED, ...mcSeqnos });
   await store.command(`CREATE TABLE IF NOT EXISTS ${db}.bench_traces (spec String, counts String, loaded_at DateTime DEFAULT now()) ENGINE = MergeTree ORDER BY loaded_at`);
@@ -142,7 +148,7 @@ export async function ensureTraces(store: Store, mcSeqnos: { first: number; last
     for (const r of rows) add({ ...r, now: Number(r.now), mc_block_seqno: Number(r.mc_block_seqno), out_msg_count: Number(r.out_msg_count), aborted: Number(r.aborted) });
     // The dataset ends here: what is still open ends short of its size.
     if (to === mcSeqnos.last) for (const t of open.splice(0)) finish(t);
-    await writeBatch(store, batch);
+    await write(store, batch);
     log(`dataset ${db}: traces up to masterchain block ${to}: ${batch.traces.length} traces, ${batch.actions.length} actions written`);
     batch = emptyBatch();
   }

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
   // Traces are made from the stored transactions of each database (the same rows, the same seed: the same traces).
   for (const side of sides) {
     const t = performance.now();
-    const traces = await ensureTraces(side.store, { first: chain.firstMcSeqno, last: chain.firstMcSeqno + chain.mcBlocks - 1 }, log);
+    const traces = await ensureTraces(side.store, { first: chain.firstMcSeqno, last: chain.firstMcSeqno + chain.mcBlocks - 1 }, log, side.write);
     side.writeSeconds += (performance.now() - t) / 1000;
     log(`${side.store.database}: ${traces.traces} traces, ${traces.actions} actions`);
   }
