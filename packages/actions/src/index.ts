@@ -7,5 +7,5 @@ export { MATCHERS } from './matchers/index.js';
 export type { ActionMatcher, Matcher, MatchContext } from './matcher.js';
 export { checkExpectation, type Expectation } from './golden-match.js';
 export { classifyFixtureFile } from './cli-core.js';
-export { contractInterfacesOf } from './state-interfaces.js';
+export { stateInterfaces } from './state-interfaces.js';
 export { ACTION_TYPE_SHORTCUTS, supportedActionSet, isActionShown } from './action-versions.js';

@@ -1,6 +1,6 @@
 import { Cell } from '@ton/core';
 import type { MessageRecord, TransactionRecord } from '@tonstream/records';
-import { cellFromBase64 } from './body-cell.js';
+import { cellFromBase64 } from '@tonstream/contracts';
 
 /** How a node entered the tree: a transaction's inbound message, an external-out leaf, a tick-tock, or a wallet send that never ran. */
 export type NodeKind = 'in' | 'log' | 'tick_tock' | 'ghost';

@@ -30,3 +30,5 @@ export * from './protocols/dedust.js';
 export * from './protocols/coffee.js';
 export * from './protocols/layerzero.js';
 export * from './interfaces/index.js';
+export * from './facts/index.js';
+export { cellFromBase64, cellFromBoc, cellsFromBoc } from './lazy-cells.js';

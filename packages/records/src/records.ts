@@ -195,7 +195,15 @@ export type AccountStateRecord = {
   last_trans_hash: string;
   mc_block_seqno: number | null;
   gen_utime: number;
+  /** What the contract is, read by the decoder (@tonstream/contracts `describeAccount`); absent on states from before it did. */
+  contract?: ContractFactsJson;
 };
+
+/**
+ * An account's contract facts as they travel: its code's interfaces and get-method ids, and one
+ * entry per standard its data reads as (their types are @tonstream/contracts' `ContractFacts`).
+ */
+export type ContractFactsJson = { interfaces: string[]; methods: number[] | null; [standard: string]: unknown };
 
 /** A message named by its hash. */
 export type MessageRef = { hash: string };

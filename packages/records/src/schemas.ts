@@ -204,4 +204,5 @@ export const accountStateRecord: Check = object({
   last_trans_hash: hash,
   mc_block_seqno: nullable(uint32),
   gen_utime: uint32,
+  contract: optional(object({ interfaces: arrayOf(pattern(/^[a-z0-9_]{1,64}$/, 'an interface name'), 64), methods: nullable(arrayOf(uint32, 4096)) })),
 });

@@ -137,7 +137,8 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
       reads_extra_flags: readsExtraFlags(m),
     });
   }
-  for (const { record: s, json } of batch.accountStates) {
+  for (const { record: s, json: consumed } of batch.accountStates) {
+    const json = withoutContract(consumed, s);
     rows.account_states_latest.push({
       account: s.account,
       last_trans_lt: s.last_trans_lt,
@@ -189,5 +190,18 @@ function withoutBoc(json: string, t: TransactionRow): string {
   const at = json.indexOf(field);
   if (at >= 0) return json.slice(0, at) + json.slice(at + field.length);
   const { boc: _boc, ...rest } = t;
+  return JSON.stringify(rest);
+}
+
+/**
+ * An account state's JSON text without its contract facts: the token and contract tables hold what
+ * the API serves of them, and a state read back derives them again (`factsOf`), so the history keeps
+ * no second copy. The decoder writes `contract` last; text in another layout is serialized again.
+ */
+function withoutContract(json: string, s: AccountStateRecord): string {
+  if (s.contract === undefined) return json;
+  const field = `,"contract":${JSON.stringify(s.contract)}}`;
+  if (json.endsWith(field)) return `${json.slice(0, json.length - field.length)}}`;
+  const { contract: _contract, ...rest } = s;
   return JSON.stringify(rest);
 }

@@ -1,12 +1,9 @@
-import { createInterfaceDetector, dataCell, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData } from '@tonstream/contracts';
+import { factsOf } from '@tonstream/contracts';
 import type { AccountStateRecord, TransactionRow } from '@tonstream/records';
 import type { Row, Stored } from './rows.js';
 import type { TOKEN_TABLES } from './token-schema.js';
 
 export type TokenTable = (typeof TOKEN_TABLES)[number];
-
-/** Codes repeat across batches (every wallet of a jetton shares one): each is parsed once per process. */
-const detect = createInterfaceDetector();
 
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
 
@@ -16,8 +13,8 @@ function tsvArray(values: readonly (string | number)[]): string {
 }
 
 /**
- * Token rows of a batch: each account state's code interfaces, the token state its data holds
- * (read by layout, `@tonstream/contracts`), and the token events the decoder put on transactions.
+ * Token rows of a batch: each account state's code interfaces and the token state its data holds
+ * (its contract facts, `@tonstream/contracts`), and the token events the decoder put on transactions.
  * A state whose data does not read as its interface's layout gives no state row.
  */
 export function tokenRows(accountStates: readonly Stored<AccountStateRecord>[], transactions: readonly Stored<TransactionRow>[]): Record<TokenTable, Row[]> {
@@ -25,32 +22,17 @@ export function tokenRows(accountStates: readonly Stored<AccountStateRecord>[], 
   const codes = new Set<string>();
   for (const { record: s } of accountStates) {
     if (s.status !== 'active' || s.code_hash === null) continue;
-    const found = detect(s.code_hash, s.code_boc);
-    if (!codes.has(s.code_hash) && (found.methods !== null || found.interfaces.length > 0)) {
+    const facts = factsOf(s);
+    if (!codes.has(s.code_hash) && (facts.methods !== null || facts.interfaces.length > 0)) {
       codes.add(s.code_hash);
-      rows.contract_interfaces.push({ code_hash: s.code_hash, interfaces: tsvArray(found.interfaces), methods: tsvArray(found.methods ?? []) });
+      rows.contract_interfaces.push({ code_hash: s.code_hash, interfaces: tsvArray(facts.interfaces), methods: tsvArray(facts.methods ?? []) });
     }
-    if (found.interfaces.length === 0) continue;
-    const data = dataCell(s.data_boc);
-    if (!data) continue;
     const state = { code_hash: s.code_hash, data_hash: s.data_hash ?? '', last_trans_lt: s.last_trans_lt, mc_block_seqno: s.mc_block_seqno ?? 0 };
-    const has = (name: string) => found.interfaces.includes(name);
-    if (has('jetton_wallet')) {
-      const w = readJettonWalletData(data);
-      if (w) rows.jetton_wallets.push({ address: s.account, jetton: w.jetton, owner: w.owner, balance: w.balance, ...state });
-    }
-    if (has('jetton_master')) {
-      const m = readJettonMasterData(data);
-      if (m) rows.jetton_masters.push({ address: s.account, total_supply: m.total_supply, mintable: m.mintable ? 1 : 0, admin_address: m.admin_address ?? '', jetton_content: json(m.jetton_content), jetton_wallet_code_hash: m.jetton_wallet_code_hash, ...state });
-    }
-    if (has('nft_collection')) {
-      const c = readNftCollectionData(data);
-      if (c) rows.nft_collections.push({ address: s.account, owner_address: c.owner_address ?? '', next_item_index: c.next_item_index, collection_content: json(c.collection_content), common_content: c.common_content ?? '', ...state });
-    }
-    if (has('nft_item')) {
-      const i = readNftItemData(data);
-      if (i) rows.nft_items.push({ address: s.account, init: i.init ? 1 : 0, item_index: i.index, collection_address: i.collection_address ?? '', owner_address: i.owner_address ?? '', content: json(i.content), individual_content: i.individual_content ?? '', ...state });
-    }
+    const { jetton_wallet: w, jetton_master: m, nft_collection: c, nft_item: i } = facts;
+    if (w) rows.jetton_wallets.push({ address: s.account, jetton: w.jetton, owner: w.owner, balance: w.balance, ...state });
+    if (m) rows.jetton_masters.push({ address: s.account, total_supply: m.total_supply, mintable: m.mintable ? 1 : 0, admin_address: m.admin_address ?? '', jetton_content: json(m.jetton_content), jetton_wallet_code_hash: m.jetton_wallet_code_hash, ...state });
+    if (c) rows.nft_collections.push({ address: s.account, owner_address: c.owner_address ?? '', next_item_index: c.next_item_index, collection_content: json(c.collection_content), common_content: c.common_content ?? '', ...state });
+    if (i) rows.nft_items.push({ address: s.account, init: i.init ? 1 : 0, item_index: i.index, collection_address: i.collection_address ?? '', owner_address: i.owner_address ?? '', content: json(i.content), individual_content: i.individual_content ?? '', ...state });
   }
   for (const { record: t } of transactions) {
     if (!t.token_events) continue;

@@ -99,9 +99,11 @@ function retainedTransaction(tx: TransactionRecord & { token_events?: unknown })
   return kept;
 }
 
-/** What an event keeps of an account state: notifications carry hashes only, never the code and data BoCs. */
+/** What an event keeps of an account state: notifications carry hashes only, never the code and data BoCs nor the contract facts. */
 function retainedState(s: AccountStateRecord): AccountStateRecord {
-  return s.code_boc === null && s.data_boc === null ? s : { ...s, code_boc: null, data_boc: null };
+  if (s.code_boc === null && s.data_boc === null && s.contract === undefined) return s;
+  const { contract: _contract, ...kept } = s;
+  return { ...kept, code_boc: null, data_boc: null };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { accountStateRecord, BocError, decodeBlock, TlbError } from '@tonstream/block';
+import { describeAccount } from '@tonstream/contracts';
 import { type AccountStateRecord, type BlockManifest, type BlockRecord, MANIFEST_HEADER, transactionRow } from '@tonstream/records';
 import { blockKey, bundleByPartition, CodecError, decodeRawBlock, type KeyedRecord } from '@tonstream/bus';
 import { tokenEventsOfBlock } from './token-events.js';
@@ -69,7 +70,9 @@ export function decodeMessage(value: Buffer | null, kafkaKey: string | null, par
     const skippedStates: DecodedBlock['skippedStates'] = [];
     for (const a of raw.account_states) {
       try {
-        states.push(accountStateRecord(a.boc, { account: a.account, lastTransLt: a.last_trans_lt, lastTransHash: a.last_trans_hash, mcSeqno: raw.mc_seqno, genUtime }));
+        const state = accountStateRecord(a.boc, { account: a.account, lastTransLt: a.last_trans_lt, lastTransHash: a.last_trans_hash, mcSeqno: raw.mc_seqno, genUtime });
+        // Read once here; the store, tracer and streamer take the facts from the record.
+        states.push({ ...state, contract: describeAccount(state) });
       } catch (err) {
         if (!(err instanceof BocError || err instanceof TlbError)) throw err;
         skippedStates.push({ account: a.account, error: err.message });

@@ -1,14 +1,14 @@
 import { rethrowBugs } from '@tonstream/errors';
 import { Cell } from '@ton/core';
-import { type ContractInterfaces, contractInterfacesOf } from '@tonstream/actions';
+import { type ContractInterfaces, stateInterfaces } from '@tonstream/actions';
 import { accountStateRecord } from '@tonstream/block';
 import type { DetectedInterfaces, InterfaceLookup } from '@tonstream/emulation';
 
 /**
- * What the emulated states after a trace tell the classifier, by raw address: the interfaces
- * `contractInterfacesOf` reads from code and data, as the tracer does for confirmed states (Jetton
- * masters and wallets, NFT items with collection, index and owner). A state that cannot be read
- * proves nothing and is left out.
+ * What the emulated states after a trace tell the classifier, by raw address: `stateInterfaces`
+ * of each state's contract facts (derived here, where the state is decoded, by @tonstream/contracts'
+ * `factsOf`), as the tracer does for confirmed states (Jetton masters and wallets, NFT items with
+ * collection, index and owner). A state that cannot be read proves nothing and is left out.
  */
 export function interfacesOfStates(finalStates: ReadonlyMap<string, string>): Map<string, ContractInterfaces> {
   const out = new Map<string, ContractInterfaces>();
@@ -20,7 +20,7 @@ export function interfacesOfStates(finalStates: ReadonlyMap<string, string>): Ma
       const lastTransHash = s.loadBuffer(32).toString('base64');
       const lastTransLt = s.loadUintBig(64).toString();
       const state = accountStateRecord(accountCell.toBoc(), { account, lastTransLt, lastTransHash, mcSeqno: null, genUtime: 0 });
-      const found = contractInterfacesOf(state);
+      const found = stateInterfaces(state);
       if (found) out.set(account, found);
     } catch (err) {
       rethrowBugs(err);

@@ -1,5 +1,5 @@
 /** The tracer service: Kafka, Redis and metrics wired around `createTracer`; `runService` runs it (main.ts). */
-import { classifyTrace, type ContractInterfaces, contractInterfacesOf } from '@tonstream/actions';
+import { classifyTrace, type ContractInterfaces, stateInterfaces } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { Redis } from 'ioredis';
@@ -20,7 +20,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
   steps.add('redis watch', async () => redisWatch.stop());
   const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-tracer', logger: logger.child({ module: 'kafka' }) });
   // Contract context (a Jetton wallet's master and owner, an NFT item's collection) from the states of
-  // the accounts the pipeline saw (contractInterfacesOf); beyond those, what the trace itself proves.
+  // the accounts the pipeline saw (stateInterfaces); beyond those, what the trace itself proves.
   const classify: Classify<ContractInterfaces> = (trace, contracts) => {
     const { actions, state } = classifyTrace(trace, contracts);
     return { actions: actions.map((a) => ({ ...a, trace_id: a.trace_id ?? trace.trace_id })), state };
@@ -30,7 +30,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
     topics: topicNames(config.topicPrefix),
     stateStore: createStateStore(redis, config.topicPrefix),
     classify,
-    contractOf: contractInterfacesOf,
+    contractOf: stateInterfaces,
     logger,
     metrics,
     groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,

@@ -56,7 +56,7 @@ export type TracerDeps<C = unknown> = {
   topics: Topics;
   stateStore: StateStore;
   classify: Classify<C>;
-  /** What an account state tells the classifier (@tonstream/actions contractInterfacesOf). */
+  /** What an account state tells the classifier (@tonstream/actions stateInterfaces). */
   contractOf: (state: AccountStateRecord) => C | undefined;
   logger: Logger;
   metrics: TracerMetrics;

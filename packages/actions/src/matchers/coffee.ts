@@ -1,11 +1,10 @@
 import { rethrowBugs } from '@tonstream/errors';
-import { COFFEE_OPS, coffeeCreateVault, coffeeLiquidityWithdrawalEvent, coffeeSwapNative, coffeeSwapSuccessfulEvent } from '@tonstream/contracts';
+import { COFFEE_OPS, coffeeCreateVault, coffeeLiquidityWithdrawalEvent, coffeeSwapNative, coffeeSwapSuccessfulEvent, cellFromBase64 } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
 import { OP_BOUNCE, OP_EXCESSES, anyOf, composite, ofType, op, where } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, readAs } from './util.js';
-import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * swap.coffee swaps: the user's transfer to a vault (jetton transfer, or swap_native with TON),

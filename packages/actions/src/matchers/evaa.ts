@@ -1,7 +1,7 @@
 import { rethrowBugs } from '@tonstream/errors';
 import {
   EVAA_OPS, EVAA_TON_ASSET_ID, EVAA_WITHDRAW_FAIL_EXCESS, evaaSupplyJettonPayload, evaaSupplyMaster, evaaSupplySuccess,
-  evaaWithdrawCollateralized, evaaWithdrawMaster, skipEvaaUserHeader,
+  evaaWithdrawCollateralized, evaaWithdrawMaster, skipEvaaUserHeader, cellFromBase64,
 } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, Matcher } from '../matcher.js';
@@ -9,7 +9,6 @@ import { anyOf, composite, ofType, op, where } from '../matcher.js';
 import { readComment } from '../text.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, raw, readAs } from './util.js';
-import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * EVAA lending: supply (TON to the master, or a jetton transfer carrying the supply request) and

@@ -1,12 +1,11 @@
 import { rethrowBugs } from '@tonstream/errors';
 import { Dictionary } from '@ton/core';
-import { countedValue, JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest } from '@tonstream/contracts';
+import { countedValue, JVAULT_OPS, jvaultClaimRewards, jvaultStakePayload, jvaultUnstakeJettons, jvaultUnstakeRequest, cellFromBase64 } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher, MatchContext, Matcher } from '../matcher.js';
 import { anyOf, composite, ofType, op } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findOp, interfaces, jettonWallet, raw, readAs } from './util.js';
-import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * JVault staking: stake (a jetton transfer to the pool that makes a stake wallet), unstake request,

@@ -1,11 +1,10 @@
 import { rethrowBugs } from '@tonstream/errors';
-import { STONFI_EXIT, stonfiPaymentRequest, stonfiSwap } from '@tonstream/contracts';
+import { STONFI_EXIT, stonfiPaymentRequest, stonfiSwap, cellFromBase64 } from '@tonstream/contracts';
 import type { Block } from '../block.js';
 import type { ActionMatcher } from '../matcher.js';
 import { composite, ofType, op } from '../matcher.js';
 import type { JettonTransferDetails } from './jettons.js';
 import { findBlocks, jettonWallet, raw, readAs } from './util.js';
-import { cellFromBase64 } from '../body-cell.js';
 
 /*
  * STON.fi v1 swaps: the user's jetton (or pTON) transfer to the router, router -> pool `swap`,

@@ -4,7 +4,7 @@ export { LIBRARY_INTERFACES, libraryHash, librariesFromCollection, type LibraryR
 export { createInterfaceDetector, DETECTED_INTERFACES, detectInterfaces, INTERFACE_CACHE_ENTRIES, NFT_SALE_INTERFACES, servedInterfaces, type ContractInterfaces, type InterfaceDetector } from './detect.js';
 export { readTokenContent, readSnakeText, type TokenContent } from './token-content.js';
 export { dataCell, rawAddress, readJettonMasterData, readJettonWalletData, readNftCollectionData, readNftItemData, type JettonMasterData, type JettonWalletData, type NftCollectionData, type NftItemData } from './token-data.js';
-export { TOKEN_EVENT_OPCODES, tokenBodyEvent, tokenEventOf, type TokenAccount, type TokenBodyEvent } from './token-events.js';
+export { TOKEN_EVENT_OPCODES, tokenBodyEvent, tokenEventOf, type TokenBodyEvent } from './token-events.js';
 export { addressList, readAddress, readExactly, requireAddress } from './contract-layout.js';
 export { DNS_CATEGORIES, dnsCategoryKey, readDnsItemData, readDnsRecord, readDnsRecords, type DnsCategory, type DnsItemData, type DnsRecords } from './dns-data.js';
 export { readMultisigData, readMultisigOrderData, type MultisigData, type MultisigOrderData } from './multisig-data.js';

@@ -2,8 +2,9 @@ import { type Address, beginCell, Cell, Dictionary, loadShardAccount } from '@to
 import { Blockchain } from '@ton/sandbox';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { accountStateRecord } from '@tonstream/block';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createInterfaceDetector, detectInterfaces, LIBRARY_INTERFACES, libraryHash, librariesFromCollection, methodId, readJettonWalletData } from '../index.js';
+import { createInterfaceDetector, describeAccount, detectInterfaces, LIBRARY_INTERFACES, libraryHash, librariesFromCollection, methodId, readJettonWalletData } from '../index.js';
 
 /*
  * Mainnet contracts whose code is a library cell (USDT wallets among them), cut from the replay
@@ -21,7 +22,9 @@ const accounts = fixture.accounts.map((a) => {
   const shard = loadShardAccount(Cell.fromBase64(a.shard_account_boc_base64).beginParse());
   const state = shard.account!.storage.state;
   if (state.type !== 'active') throw new Error(`${a.account} is not active`);
-  return { address: shard.account!.addr, shard, code: state.state.code!, data: state.state.data! };
+  // The record the decoder makes of the same account (what describeAccount is given in the pipeline).
+  const record = accountStateRecord(Cell.fromBase64(a.shard_account_boc_base64).beginParse().loadRef().toBoc(), { account: a.account, lastTransLt: '0', lastTransHash: 'A'.repeat(43) + '=', mcSeqno: null, genUtime: 0 });
+  return { address: shard.account!.addr, shard, code: state.state.code!, data: state.state.data!, record };
 });
 
 describe('library-cell code', () => {
@@ -81,6 +84,8 @@ describe('library-cell code', () => {
         expect(read!.balance).toBe(r.readBigNumber().toString());
         expect(read!.owner).toBe(raw(r.readAddress()));
         expect(read!.jetton).toBe(raw(r.readAddress()));
+        // The facts of the decoder's record of the account: the same reading, under jetton_wallet.
+        expect(describeAccount(a.record), raw(a.address)).toEqual({ interfaces: ['jetton_wallet'], methods: null, jetton_wallet: read });
       }
       // One jetton: Tether's USD₮ master on mainnet.
       expect(new Set(usdt.map((a) => readJettonWalletData(a.data)!.jetton))).toEqual(new Set(['0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE']));

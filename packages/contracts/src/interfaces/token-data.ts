@@ -1,5 +1,6 @@
 import { rethrowBugs } from '@tonstream/errors';
-import { type Address, Cell, type Slice } from '@ton/core';
+import type { Address, Cell, Slice } from '@ton/core';
+import { cellsFromBoc } from '../lazy-cells.js';
 import { readSnakeText, readTokenContent, type TokenContent } from './token-content.js';
 
 /*
@@ -134,11 +135,15 @@ export function readNftCollectionData(data: Cell): NftCollectionData | null {
   ]);
 }
 
-/** The data BoC (base64) as a cell, or null. */
+/**
+ * The data BoC (base64) as one cell, or null; its hashes deferred (lazy-cells.ts): every account
+ * state's data is read, and hashing it was a sixth of the tracer's time when it read them.
+ */
 export function dataCell(boc: string | null): Cell | null {
   if (boc === null) return null;
   try {
-    return Cell.fromBase64(boc);
+    const roots = cellsFromBoc(Buffer.from(boc, 'base64'));
+    return roots.length === 1 ? roots[0] : null;
   } catch {
     return null;
   }

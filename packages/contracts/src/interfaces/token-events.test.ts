@@ -72,7 +72,7 @@ describe('tokenBodyEvent() on the mainnet fixture blocks', () => {
 
   it('tokenEventOf() needs the interface: a transfer body sent to a non-jetton-wallet is no event', () => {
     const { t } = events.find(({ e }) => e!.type === 'jetton_transfer')!;
-    expect(tokenEventOf(t.account, t.in_msg, { interfaces: ['wallet_v4r2'], data: null })).toBeNull();
+    expect(tokenEventOf(t.account, t.in_msg, { interfaces: ['wallet_v4r2'], methods: null })).toBeNull();
     expect(tokenEventOf(t.account, t.in_msg, undefined)).toBeNull();
   });
 });

@@ -4,17 +4,11 @@ import type { MessageRecord, TokenEvent } from '@tonstream/records';
 import { isBody, readBody } from '../read-body.js';
 import { jettonBurn, jettonTransfer } from '../messages/jettons.js';
 import { nftTransfer } from '../messages/nfts.js';
-import { rawAddress, readJettonWalletData, readNftItemData } from './token-data.js';
+import type { ContractFacts } from '../facts/describe.js';
+import { rawAddress } from './token-data.js';
 
 /** The opcodes a token event starts from (the inbound message of the token contract's transaction). */
 export const TOKEN_EVENT_OPCODES: ReadonlySet<string> = new Set(['0x0f8a7ea5', '0x595f07bc', '0x5fcc3d14']);
-
-/**
- * What the block says about the account that ran a transaction: its interfaces (from its code) and
- * its data cell after the block. A jetton wallet's master and an NFT item's collection never change,
- * so the state after the block is as good as the one before the transaction.
- */
-export type TokenAccount = { interfaces: readonly string[]; data: Cell | null };
 
 const addr = (a: Address | ExternalAddress | null): string | null => (a && 'workChain' in a ? rawAddress(a as Address) : null);
 const boc = (c: Cell | null): string | null => (c ? c.toBoc({ idx: false, crc32: false }).toString('base64') : null);
@@ -86,19 +80,19 @@ export function tokenBodyEvent(account: string, inMsg: MessageRecord | null): To
 /**
  * The token event of a transaction: its body event when the account that ran it has the interface
  * (a look-alike contract does not make transfers): jetton transfers and burns on a jetton wallet
- * whose data names its master, NFT transfers on an NFT item. Aborted transactions are events too
- * (the API says `transaction_aborted`). Never throws.
+ * whose data names its master, NFT transfers on an NFT item. `account` is what the state after the
+ * block says: a jetton wallet's master and an NFT item's collection never change, so it is as good
+ * as the state before the transaction. Aborted transactions are events too (the API says
+ * `transaction_aborted`). Never throws.
  */
-export function tokenEventOf(account: string, inMsg: MessageRecord | null, state: TokenAccount | undefined): TokenEvent | null {
-  if (!state) return null;
+export function tokenEventOf(account: string, inMsg: MessageRecord | null, facts: ContractFacts | undefined): TokenEvent | null {
+  if (!facts) return null;
   const event = tokenBodyEvent(account, inMsg);
   if (!event) return null;
   if (event.type === 'nft_transfer') {
-    if (!state.interfaces.includes('nft_item')) return null;
-    const item = state.data ? readNftItemData(state.data) : null;
-    return { ...event, nft_collection: item?.collection_address ?? null };
+    if (!facts.interfaces.includes('nft_item')) return null;
+    return { ...event, nft_collection: facts.nft_item?.collection_address ?? null };
   }
-  if (!state.interfaces.includes('jetton_wallet')) return null;
-  const wallet = state.data ? readJettonWalletData(state.data) : null;
-  return wallet ? { ...event, jetton_master: wallet.jetton } : null;
+  if (!facts.interfaces.includes('jetton_wallet')) return null;
+  return facts.jetton_wallet ? { ...event, jetton_master: facts.jetton_wallet.jetton } : null;
 }

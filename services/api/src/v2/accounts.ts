@@ -1,8 +1,8 @@
-import { type LiteAccountState, balanceOf, b64, codeHash, extraCurrencies, readLiteAccountState, stateParts, tonlibState } from '../chain/account-state.js';
+import { type LiteAccountState, balanceOf, b64, extraCurrencies, readLiteAccountState, stateParts, tonlibState } from '../chain/account-state.js';
 import { beginCell, Cell } from '@ton/core';
 import { friendlyAddress } from '../chain/address.js';
 import { optional, required } from '../http/params.js';
-import { parseWalletData, walletInformation, walletType } from '../chain/wallets.js';
+import { liveFacts, walletInformation } from '../chain/wallets.js';
 import { blockIdExt } from '../chain/block-ids.js';
 import * as kinds from './kinds.js';
 import { defineMethod, type V2Context } from './method.js';
@@ -75,12 +75,11 @@ export const getExtendedAddressInformation = defineMethod({
   async handle(ctx) {
     const s = await stateOf(ctx);
     const parts = stateParts(s.account);
-    const type = tonlibState(s.account) === 'active' ? walletType(codeHash(s.account)) : undefined;
-    const known = type ? TONLIB_WALLETS[type] : undefined;
+    const wallet = liveFacts(s).wallet;
+    const known = wallet ? TONLIB_WALLETS[wallet.type] : undefined;
     let accountState: Record<string, unknown>;
-    if (known && type) {
-      const data = parseWalletData(type, parts.data || null);
-      accountState = { '@type': known.type, wallet_id: String(data.wallet_id ?? 0), seqno: data.seqno ?? 0 };
+    if (known && wallet) {
+      accountState = { '@type': known.type, wallet_id: String(wallet.wallet_id ?? 0), seqno: wallet.seqno ?? 0 };
     } else if (tonlibState(s.account) === 'uninitialized') {
       accountState = { '@type': 'uninited.accountState', frozen_hash: parts.frozenHash };
     } else {

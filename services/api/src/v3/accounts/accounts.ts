@@ -1,4 +1,4 @@
-import { createInterfaceDetector, servedInterfaces } from '@tonstream/contracts';
+import { factsOf, servedInterfaces } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
 import { type AddressBookRow, buildAddressBook } from '../address-book.js';
@@ -8,7 +8,6 @@ import { limit, list, offset, type Params, requiredList, withDefault } from '../
 import { arr, ref } from '../../http/schema-kit.js';
 import { AddressBook, Metadata } from '../schemas.js';
 import { AccountBalance, AccountStatesResponse, WalletStatesResponse } from './schemas.js';
-import { parseWalletData, walletType } from '../../chain/wallets.js';
 import { metadataSideObject } from '../tokens/metadata.js';
 
 /**
@@ -20,14 +19,12 @@ import { metadataSideObject } from '../tokens/metadata.js';
 
 const omitNull = <T>(key: string, v: T | null) => (v === null ? {} : { [key]: v });
 
-const detect = createInterfaceDetector();
-
 /**
- * Get-method ids and interfaces of an account's code (@tonstream/contracts), as toncenter serves
+ * Get-method ids and interfaces of an account's code (its contract facts), as toncenter serves
  * them: no ids is null (toncenter keeps none for such a code), interfaces by `servedInterfaces`.
  */
 function codeInterfaces(s: AccountStateRecord): { contract_methods: number[] | null; interfaces: string[] | null } {
-  const found = detect(s.code_hash, s.code_boc);
+  const found = factsOf(s);
   return { contract_methods: found.methods?.length ? found.methods : null, interfaces: servedInterfaces(found) };
 }
 
@@ -51,18 +48,18 @@ export function toAccountStateFull(s: AccountStateRecord, includeBoc: boolean) {
 
 /** `WalletState` (§3): type, seqno, wallet_id and (v5 r1) is_signature_allowed for standard wallets; what toncenter omits when empty, omitted. */
 export function toWalletState(s: AccountStateRecord) {
-  const type = s.status === 'active' ? walletType(s.code_hash) : undefined;
-  const data = type ? parseWalletData(type, s.data_boc) : {};
+  const data = factsOf(s).wallet;
+  const type = data?.type;
   return {
     address: s.account,
     is_wallet: type !== undefined,
     ...(type ? { wallet_type: type } : {}),
-    ...(data.seqno !== undefined ? { seqno: data.seqno } : {}),
-    ...(data.wallet_id !== undefined ? { wallet_id: data.wallet_id } : {}),
+    ...(data?.seqno !== undefined ? { seqno: data?.seqno } : {}),
+    ...(data?.wallet_id !== undefined ? { wallet_id: data?.wallet_id } : {}),
     balance: s.balance,
     // toncenter's WalletState has it `omitempty` (AccountStateFull does not): no currencies, no field.
     ...(Object.keys(s.extra_currencies).length > 0 ? { extra_currencies: s.extra_currencies } : {}),
-    ...(data.is_signature_allowed !== undefined ? { is_signature_allowed: data.is_signature_allowed } : {}),
+    ...(data?.is_signature_allowed !== undefined ? { is_signature_allowed: data?.is_signature_allowed } : {}),
     status: s.status,
     ...omitNull('code_hash', s.code_hash),
     last_transaction_hash: s.last_trans_hash,

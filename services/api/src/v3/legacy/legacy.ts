@@ -1,10 +1,11 @@
+import { factsOf } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import { readAccountStates } from '@tonstream/store';
 import { type LiteAccountState, balanceOf, readLiteAccountState, stateParts, tonlibState } from '../../chain/account-state.js';
 import { runGetMethod } from '../../chain/get-method.js';
 import { estimateFee, normalizedHash, sendExternal } from '../../chain/send.js';
 import { readStack, v3StackEntry } from '../../chain/stack.js';
-import { parseWalletData, walletInformation, walletType } from '../../chain/wallets.js';
+import { walletInformation } from '../../chain/wallets.js';
 import * as chainKinds from '../../http/chain-kinds.js';
 import { HttpError } from '../../http/http-error.js';
 import { arr, N, nullable, obj, S } from '../../http/schema-kit.js';
@@ -118,10 +119,9 @@ function walletInformationAt(path: string, operationId: string): Endpoint {
       }
       const s = await indexedState(ctx);
       if (!s) return { balance: '0', last_transaction_lt: '0', last_transaction_hash: ZERO_HASH, status: 'uninit' };
-      const type = s.status === 'active' ? walletType(s.code_hash) : undefined;
-      if (!type && s.status !== 'uninit') throw new HttpError(409, 'not a wallet');
-      const data = type ? parseWalletData(type, s.data_boc) : {};
-      return { balance: s.balance, ...(type ? { wallet_type: type } : {}), ...walletFields(data), last_transaction_lt: s.last_trans_lt, last_transaction_hash: s.last_trans_hash, status: s.status };
+      const wallet = factsOf(s).wallet;
+      if (!wallet && s.status !== 'uninit') throw new HttpError(409, 'not a wallet');
+      return { balance: s.balance, ...(wallet ? { wallet_type: wallet.type } : {}), ...walletFields(wallet ?? {}), last_transaction_lt: s.last_trans_lt, last_transaction_hash: s.last_trans_hash, status: s.status };
     },
   });
 }

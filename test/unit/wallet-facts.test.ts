@@ -4,7 +4,7 @@ import {
   WalletContractV4, WalletContractV5Beta, WalletContractV5R1,
 } from '@ton/ton';
 import { describe, expect, it } from 'vitest';
-import { parseWalletData, WALLET_TYPES, walletType } from '../../services/api/src/chain/wallets.js';
+import { describeAccount, WALLET_TYPES, type WalletType, walletType } from '@tonstream/contracts';
 
 const publicKey = Buffer.alloc(32, 7);
 const args = { workchain: 0, publicKey };
@@ -21,6 +21,14 @@ const CONTRACTS = [
   ['wallet v5 r1', WalletContractV5R1.create({ publicKey })],
 ] as const;
 const b64 = (c: Cell) => c.toBoc().toString('base64');
+const codeHashOf = (type: WalletType) => [...WALLET_TYPES].find(([, t]) => t === type)![0];
+
+/** The wallet facts of an active account with a `type` wallet's code and this data, less the type. */
+function parseWalletData(type: WalletType, dataBoc: string | null) {
+  const { type: read, ...data } = describeAccount({ status: 'active', code_hash: codeHashOf(type), code_boc: null, data_boc: dataBoc }).wallet!;
+  expect(read).toBe(type);
+  return data;
+}
 
 describe('wallet detection by code hash', () => {
   it('knows exactly the codes @ton/ton deploys, under toncenter names', () => {
@@ -32,7 +40,7 @@ describe('wallet detection by code hash', () => {
   });
 });
 
-describe('wallet data', () => {
+describe('wallet facts (describeAccount)', () => {
   it('reads seqno (and wallet_id where the layout has one) from the init data', () => {
     for (const [name, w] of CONTRACTS.slice(0, 5)) expect(parseWalletData(name, b64(w.init.data)), name).toEqual({ seqno: 0 });
     expect(parseWalletData('wallet v3 r1', b64(CONTRACTS[5][1].init.data))).toEqual({ seqno: 0, wallet_id: 12345 });

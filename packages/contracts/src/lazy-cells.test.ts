@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beginCell, Cell } from '@ton/core';
 import { describe, expect, it } from 'vitest';
-import { cellFromBase64, cellFromBoc } from './body-cell.js';
+import { cellFromBase64, cellFromBoc } from './lazy-cells.js';
 
 const TRACES = join(import.meta.dirname, '../../../test/fixtures/mainnet/traces');
 const BLOCKS = join(import.meta.dirname, '../../../test/fixtures/mainnet/blocks');

@@ -1,0 +1,2 @@
+export { describeAccount, factsOf, type AccountInput, type ContractFacts } from './describe.js';
+export type { WalletFacts } from './wallet.js';
