@@ -2,13 +2,9 @@ import { factsOf } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
 import type { CONTRACT_TABLES } from './contract-schema.js';
 import type { Row, Stored } from './rows.js';
+import { tsvArray } from './tsv.js';
 
 export type ContractTable = (typeof CONTRACT_TABLES)[number];
-
-/** An Array(String) value in ClickHouse's literal form (the TSV field escaping is applied after). */
-function tsvArray(values: readonly string[]): string {
-  return `[${values.map((v) => `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(',')}]`;
-}
 
 /**
  * Rows of the contract tables (migration 13) for a batch's account states: each state whose code

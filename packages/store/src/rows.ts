@@ -4,7 +4,7 @@ import { actionColumns, actionText, traceColumns, traceText } from './trace-fact
 import type { Receipt } from './index-progress.js';
 import type { TraceReceipt } from './trace-progress.js';
 import type { TableName } from './schema.js';
-import type { TsvValue } from './tsv.js';
+import { tsvArray, type TsvValue } from './tsv.js';
 import { tokenRows } from './token-rows.js';
 import { contractRows } from './contract-rows.js';
 import { derivesFromBoc, messageText, readsExtraFlags } from './transaction-facts.js';
@@ -172,11 +172,6 @@ export function batchRows(batch: RecordBatch): Record<TableName, Row[]> {
     rows.actions.push({ ...columns, ancestor_type: tsvArray(columns.ancestor_type), tx_hashes: tsvArray(columns.tx_hashes), accounts: tsvArray(columns.accounts), record: actionText(a, columns, json) });
   }
   return rows;
-}
-
-/** An Array(String) value in ClickHouse's literal form (the TSV field escaping is applied after). */
-function tsvArray(values: readonly string[]): string {
-  return `[${values.map((v) => `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`).join(',')}]`;
 }
 
 /**

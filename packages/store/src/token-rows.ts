@@ -2,15 +2,11 @@ import { factsOf } from '@tonstream/contracts';
 import type { AccountStateRecord, TransactionRow } from '@tonstream/records';
 import type { Row, Stored } from './rows.js';
 import type { TOKEN_TABLES } from './token-schema.js';
+import { tsvArray } from './tsv.js';
 
 export type TokenTable = (typeof TOKEN_TABLES)[number];
 
 const json = (v: unknown) => (v === null || v === undefined ? '' : JSON.stringify(v));
-
-/** An Array value in ClickHouse's literal form (the TSV field escaping is applied after). */
-function tsvArray(values: readonly (string | number)[]): string {
-  return `[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`)).join(',')}]`;
-}
 
 /**
  * Token rows of a batch: each account state's code interfaces and the token state its data holds

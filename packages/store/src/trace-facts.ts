@@ -49,6 +49,8 @@ export type ActionColumns = {
 
 /** A `traces` row as `SELECT ${TRACE_COLUMNS}` gives it. */
 export type TraceRow = TraceColumns & { record: string };
+/** An `actions` row as `SELECT ${ACTION_COLUMNS}` gives it. */
+export type ActionRow = ActionColumns & { record: string };
 
 type SlimNode = [account: number, lt: string, inMsgHash: string | null, parent: number | string | null, outMsgs: number];
 type SlimTrace = [messages: number, pendingMessages: number, classificationState: string, nodes: SlimNode[]];
@@ -110,7 +112,7 @@ export function traceFromRow(row: TraceRow): TraceRecord {
 }
 
 /** An action read back from its row (`ACTION_COLUMNS`). */
-export function actionFromRow(row: ActionColumns & { record: string }): ActionRecord {
+export function actionFromRow(row: ActionRow): ActionRecord {
   const parsed = JSON.parse(row.record) as ActionRecord | [Record<string, unknown>];
   return Array.isArray(parsed) ? actionOf(row, parsed) : parsed;
 }

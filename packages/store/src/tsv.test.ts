@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toTsv, tsvField } from './tsv.js';
+import { toTsv, tsvArray, tsvField } from './tsv.js';
 
 describe('TabSeparated encoding', () => {
   it('escapes only what TabSeparated needs', () => {
@@ -8,6 +8,12 @@ describe('TabSeparated encoding', () => {
     expect(tsvField('plain 0:ABC +/=')).toBe('plain 0:ABC +/=');
     expect(tsvField(-5)).toBe('-5');
     expect(() => tsvField(Number.NaN)).toThrow(/finite/);
+  });
+
+  it('writes arrays as ClickHouse literals: strings quoted with quote and backslash escaped, numbers bare', () => {
+    expect(tsvArray(["a'b", 'c\\d', ''])).toBe("['a\\'b','c\\\\d','']");
+    expect(tsvArray([1, 65535])).toBe('[1,65535]');
+    expect(tsvArray([])).toBe('[]');
   });
 
   it('writes rows in column order and refuses a missing column', () => {

@@ -13,6 +13,11 @@ export function tsvField(v: TsvValue): string {
   return v.replace(/[\\\t\n\r\0]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : c === '\r' ? '\\r' : '\\0'));
 }
 
+/** An Array value in ClickHouse's literal form (the TSV field escaping is applied after). */
+export function tsvArray(values: readonly TsvValue[]): string {
+  return `[${values.map((v) => (typeof v === 'number' ? String(v) : `'${v.replace(/[\\']/g, (c) => `\\${c}`)}'`)).join(',')}]`;
+}
+
 /**
  * Rows as TabSeparated text, columns in the order of `columns`. Our rows are flat scalars, so this
  * is a join; the client's JSONEachRow path JSON-encodes every row and was the writer's largest cost.

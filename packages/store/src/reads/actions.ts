@@ -1,11 +1,9 @@
 import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strArray, strList, uint } from '../sql.js';
-import { ACTION_COLUMNS, type ActionColumns, actionFromRow } from '../trace-facts.js';
+import { ACTION_COLUMNS, actionFromRow, type ActionRow } from '../trace-facts.js';
 import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 import { tracesOfMessages } from './traces.js';
-
-type ActionRow = ActionColumns & { record: string };
 
 /**
  * Filters of `/api/v3/actions`; all optional and ANDed except as toncenter combines them (the API
