@@ -209,7 +209,7 @@ export const getBlockTransactions = defineMethod({
 
 export const getBlockTransactionsExt = defineMethod({
   name: 'getBlockTransactionsExt',
-  summary: "A block's transactions in full, from the index (BoCs from the liteserver)",
+  summary: "A block's transactions in full, from the index (BoCs the index lacks from the liteserver)",
   source: 'index+liteserver',
   params: blockTxParams,
   async handle({ params, store, scope, lite, testnet }) {
