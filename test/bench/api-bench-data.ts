@@ -4,7 +4,7 @@
  * the watermark at its last masterchain block. The database is kept between runs: when its
  * `bench_dataset` row names the same chain and the row counts match, loading is skipped.
  */
-import { createStore, migrate, saveTracesWatermark, saveWatermark, str, type Store, writeBatch } from '@tonstream/store';
+import { createStore, migrate, type Migration, MIGRATIONS, type RecordBatch, saveTracesWatermark, saveWatermark, str, type Store, writeBatch } from '@tonstream/store';
 import { type ChainOptions, generateChain, loadTemplates } from './api-bench-chain.js';
 
 /** Bump when the generator changes what it writes: an older dataset is then loaded again. */
@@ -60,16 +60,22 @@ async function recorded(store: Store): Promise<{ spec: string; counts: string } 
   return row;
 }
 
+/** The schema a dataset is written in: its migrations and the writer's batch write for them. */
+export type DatasetSchema = { migrations: Migration[]; write: (store: Store, batch: RecordBatch) => Promise<unknown> };
+
+const TODAYS_SCHEMA: DatasetSchema = { migrations: MIGRATIONS, write: writeBatch };
+
 /**
  * The dataset in `database`, loaded unless a complete one of the same chain is already there.
- * `log` gets progress lines (stderr: stdout is the bench's JSON line).
+ * `log` gets progress lines (stderr: stdout is the bench's JSON line). `schema`: an earlier release's,
+ * for a database its own API reads.
  */
-export async function ensureDataset(clickhouseUrl: string, database: string, log: (line: string) => void, chain: ChainOptions = CHAIN): Promise<Dataset> {
+export async function ensureDataset(clickhouseUrl: string, database: string, log: (line: string) => void, chain: ChainOptions = CHAIN, schema: DatasetSchema = TODAYS_SCHEMA): Promise<Dataset> {
   let store = createStore({ url: clickhouseUrl, database, requestTimeoutMs: 600_000 });
   const watermark = chain.firstMcSeqno + chain.mcBlocks - 1;
   const done = await recorded(store).catch(() => undefined);
   if (done && done.spec === spec(chain)) {
-    await migrate(store);
+    await migrate(store, schema.migrations);
     const counts = await countFacts(store);
     if (JSON.stringify(counts) === done.counts) {
       log(`dataset ${database}: kept (${counts.transactions} transactions, ${counts.accounts} accounts)`);
@@ -80,14 +86,14 @@ export async function ensureDataset(clickhouseUrl: string, database: string, log
   await store.command(`DROP DATABASE IF EXISTS ${store.database}`);
   await store.close();
   store = createStore({ url: clickhouseUrl, database, requestTimeoutMs: 600_000 });
-  await migrate(store);
+  await migrate(store, schema.migrations);
 
   const started = performance.now();
   const templates = loadTemplates();
   let transactions = 0;
   let lastUtime = 0;
   for (const batch of generateChain(templates, chain)) {
-    await writeBatch(store, batch);
+    await schema.write(store, batch);
     transactions += batch.transactions.length;
     for (const b of batch.blocks) if (b.record.workchain === -1 && b.record.seqno === watermark) lastUtime = Number(b.record.gen_utime);
     if (transactions % 100_000 < batch.transactions.length) log(`dataset ${database}: ${transactions} transactions written, ${((performance.now() - started) / 1000).toFixed(0)} s`);

@@ -10,14 +10,23 @@
  * seqnos uniform over the indexed ones, message hashes those of random stored messages. Then the floor:
  * the same load straight at ClickHouse's HTTP interface with the endpoint's main store query (the SQL
  * the read layer sends for that request, captured from it), so the API's own cost is the difference.
+ *
+ * Before and after (issue 26): the release at BENCH_API_BEFORE (default: the one before issue 26 changed
+ * the schema; `none` skips it) is built beside this checkout and its API runs over the same dataset
+ * written in its own schema (migrations up to 17, schema 17's writer) in `<database>_before`; every
+ * endpoint is then loaded on both APIs back to back with the same targets, and each line reports
+ * after/before ratios and ClickHouse queries per request (SelectQuery events over sequential requests).
+ * BENCH_API_BEFORE=0 leaves the earlier release out; BENCH_API_BEFORE_FIRST=1 loads it first on each line.
  */
 import { loadavg } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { masterchainInfo, readAccountStates, readActions, readBlocks, readMessages, readTraces, readTransactions, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
-import { eventually, freePort, startService } from '../support/processes.js';
-import { CHAIN, ensureDataset } from './api-bench-data.js';
+import { masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks, readMessages, readTraces, readTransactions, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
+import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
+import { writeSchema17Batch } from '../support/schema17-writer.js';
+import { CHAIN, type DatasetSchema, ensureDataset } from './api-bench-data.js';
+import { baselineBuild, startBaselineService } from './baseline-build.js';
 import { ensureTraces } from './api-bench-traces.js';
 import { ensureTokens, tokenEndpoints } from './api-bench-tokens.js';
 import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
@@ -34,6 +43,14 @@ const TARGET = { p99_ms: 50, rps: 500 };
 /** Random targets drawn from the dataset per kind. */
 const SAMPLES = 20_000;
 const ONLY = process.env.BENCH_ENDPOINTS?.split(',');
+/** The last commit before issue 26 changed what is stored (schema 17). */
+const BEFORE_ISSUE_26 = 'd89e2448570381c3463b19a1f647f40e4e333c05';
+const WITH_BEFORE = process.env.BENCH_API_BEFORE !== '0';
+/** Load the release before issue 26 first on every line (default: today's first), to see what the order costs. */
+const BEFORE_FIRST = process.env.BENCH_API_BEFORE_FIRST === '1';
+const SCHEMA_17: DatasetSchema = { migrations: MIGRATIONS.filter((m) => m.version <= 17), write: writeSchema17Batch };
+/** Sequential requests per endpoint and side over which ClickHouse queries are counted. */
+const COUNTED_REQUESTS = 50;
 
 const log = (line: string) => process.stderr.write(`bench:api: ${line}\n`);
 
@@ -56,6 +73,15 @@ async function capture(store: Store, read: (s: Store) => Promise<unknown>): Prom
   return sent;
 }
 
+type EndpointResult = {
+  api: LoadResult & { queries_per_request: number };
+  floor: LoadResult;
+  floor_sql: string;
+  api_over_floor: { p50: number; rps: number };
+  before?: LoadResult & { queries_per_request: number };
+  after_over_before?: { p50: number; p99: number; rps: number };
+};
+
 type Endpoint = {
   name: string;
   /** A request path under the API's origin. */
@@ -76,16 +102,57 @@ async function mergeParts(store: Store): Promise<void> {
   }
 }
 
+/** The same dataset in schema 17, written by its writer, for the release before issue 26 to serve. */
+async function beforeDataset(range: { first: number; last: number }): Promise<Store> {
+  const data = await ensureDataset(CLICKHOUSE_URL, `${DATABASE}_before`, log, CHAIN, SCHEMA_17);
+  await ensureTraces(data.store, range, log, SCHEMA_17.write);
+  await ensureTokens(data.store, range, log);
+  await mergeParts(data.store);
+  return data.store;
+}
+
+/** Resolves with the API's origin once it answers /healthcheck; fails when its process exits first. */
+async function apiReady(api: ServiceProcess, port: number): Promise<string> {
+  const origin = `http://127.0.0.1:${port}`;
+  await eventually(
+    `${api.name} to answer /healthcheck`,
+    async () => ((await fetch(`${origin}/healthcheck`)).ok ? true : undefined),
+    120_000,
+    200,
+    () => {
+      if (api.child.exitCode !== null) throw new Error(`${api.name} exited:\n${api.output().slice(-2000)}`);
+    },
+  );
+  return origin;
+}
+
+/**
+ * ClickHouse queries per request: SELECT queries the server counted over COUNTED_REQUESTS sequential
+ * requests (nothing else queries it meanwhile), less the counter reads themselves. Requests answered
+ * other than 2xx (a timeout under this load) count all the same: the load results report them.
+ */
+async function queriesPerRequest(store: Store, origin: string, path: () => string): Promise<number> {
+  const selects = async () => Number((await store.query<{ n: string }>(`SELECT value AS n FROM system.events WHERE event = 'SelectQuery'`))[0]?.n ?? 0);
+  const start = await selects();
+  for (let i = 0; i < COUNTED_REQUESTS; i++) await (await fetch(`${origin}${path()}`)).arrayBuffer();
+  return Math.round(((await selects()) - start - 1) / COUNTED_REQUESTS * 10) / 10;
+}
+
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
 async function main(): Promise<void> {
+  const baseline = WITH_BEFORE ? baselineBuild(BEFORE_ISSUE_26, log) : undefined;
   const data = await ensureDataset(CLICKHOUSE_URL, DATABASE, log);
   const { store, watermark } = data;
   const db = store.database;
-  const traceData = await ensureTraces(store, { first: CHAIN.firstMcSeqno, last: watermark }, log);
-  const tokenData = await ensureTokens(store, { first: CHAIN.firstMcSeqno, last: watermark }, log);
+  const range = { first: CHAIN.firstMcSeqno, last: watermark };
+  const traceData = await ensureTraces(store, range, log);
+  const tokenData = await ensureTokens(store, range, log);
   await mergeParts(store);
+  const beforeStore = baseline ? await beforeDataset(range) : undefined;
   const [accounts, messageHashes, mcInfo, actionAccounts, traceIds, actionTypes] = await Promise.all([
     store.query<{ account: string }>(`SELECT account FROM ${db}.transactions_by_hash WHERE account LIKE '0:%' ORDER BY rand() LIMIT ${SAMPLES}`),
-    store.query<{ hash: string }>(`SELECT hash FROM ${db}.messages_by_account ORDER BY rand() LIMIT ${SAMPLES}`),
+    store.query<{ hash: string }>(`SELECT hash FROM ${db}.messages ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ lo: number; hi: number; utime: number }>(`SELECT min(seqno) AS lo, max(seqno) AS hi, max(gen_utime) AS utime FROM ${db}.blocks WHERE workchain = -1`),
     // An action's accounts, so accounts with many actions are asked for as often as they act.
     store.query<{ account: string }>(`SELECT account FROM ${db}.action_accounts ORDER BY rand() LIMIT ${SAMPLES}`),
@@ -161,44 +228,52 @@ async function main(): Promise<void> {
     ...tokenEndpoints(store, scope, tokenData),
   ].filter((e) => !ONLY || ONLY.includes(e.name));
 
-  const port = await freePort();
   const logs = mkdtempSync(join(tmpdir(), 'tonstream-bench-api-'));
-  const api = startService('api', { CLICKHOUSE_URL, CLICKHOUSE_DATABASE: DATABASE, API_HOST: '127.0.0.1', API_PORT: String(port), LOG_LEVEL: 'warn' }, logs);
-  const results: Record<string, { api: LoadResult; floor: LoadResult; floor_sql: string }> = {};
+  const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+  const afterEnv = await apiEnv(DATABASE);
+  const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
+  const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startBaselineService(baseline, 'api', beforeEnv, logs)] : [])];
+  const results: Record<string, EndpointResult> = {};
   try {
-    const apiOrigin = `http://127.0.0.1:${port}`;
-    await eventually(
-      'the API to answer /healthcheck',
-      async () => ((await fetch(`${apiOrigin}/healthcheck`)).ok ? true : undefined),
-      120_000,
-      200,
-      () => {
-        if (api.child.exitCode !== null) throw new Error(`api exited:\n${api.output().slice(-2000)}`);
-      },
-    );
+    const apiOrigin = await apiReady(apis[0], Number(afterEnv.API_PORT));
+    const beforeOrigin = beforeEnv ? await apiReady(apis[1], Number(beforeEnv.API_PORT)) : undefined;
     const chUrl = new URL(CLICKHOUSE_URL);
     // The settings the store sends with every query (client.ts).
     const floorPath = `${chUrl.pathname.replace(/\/$/, '')}/?wait_end_of_query=1&max_execution_time=30&output_format_json_quote_64bit_integers=1`;
     for (const e of endpoints) {
       // The floor's SQL is made ahead: its own cost is not ClickHouse's.
       const floorSql = await Promise.all(Array.from({ length: 2_000 }, () => e.floor()));
-      log(`${e.name}: API`);
-      const apiResult = await runLoad(apiOrigin, (): LoadRequest => ({ path: e.path() }), LOAD);
+      const loadApi = async (origin: string, side: string) => {
+        log(`${e.name}: API${side}`);
+        return runLoad(origin, (): LoadRequest => ({ path: e.path() }), LOAD);
+      };
+      const loadBefore = async () => (beforeOrigin ? { ...(await loadApi(beforeOrigin, ' before issue 26')), queries_per_request: await queriesPerRequest(store, beforeOrigin, e.path) } : undefined);
+      let before = BEFORE_FIRST ? await loadBefore() : undefined;
+      const apiResult = await loadApi(apiOrigin, '');
+      if (!BEFORE_FIRST) before = await loadBefore();
       log(`${e.name}: ClickHouse floor`);
       const floor = await runLoad(chUrl.origin, (): LoadRequest => {
         const sql = pick(floorSql);
         return { path: `${floorPath}${settingsParams(sql)}`, method: 'POST', body: `${sql} FORMAT JSONEachRow` };
       }, LOAD);
-      results[e.name] = { api: apiResult, floor, floor_sql: floorSql[0].replace(/\s+/g, ' ') };
-      log(`${e.name}: api ${apiResult.rps} rps p50 ${apiResult.p50_ms} p99 ${apiResult.p99_ms}; floor ${floor.rps} rps p50 ${floor.p50_ms} p99 ${floor.p99_ms}`);
+      results[e.name] = {
+        api: { ...apiResult, queries_per_request: await queriesPerRequest(store, apiOrigin, e.path) },
+        floor,
+        floor_sql: floorSql[0].replace(/\s+/g, ' '),
+        api_over_floor: { p50: ratio(apiResult.p50_ms, floor.p50_ms), rps: ratio(apiResult.rps, floor.rps) },
+        ...(before ? { before, after_over_before: { p50: ratio(apiResult.p50_ms, before.p50_ms), p99: ratio(apiResult.p99_ms, before.p99_ms), rps: ratio(apiResult.rps, before.rps) } } : {}),
+      };
+      log(`${e.name}: api ${apiResult.rps} rps p50 ${apiResult.p50_ms} p99 ${apiResult.p99_ms}; ${before ? `before ${before.rps} rps p50 ${before.p50_ms} p99 ${before.p99_ms}; ` : ''}floor ${floor.rps} rps p50 ${floor.p50_ms} p99 ${floor.p99_ms}`);
     }
   } finally {
-    await api.stop();
+    for (const api of apis) await api.stop();
   }
   const parts = await store.query<{ table: string; parts: string; rows: string }>(
     `SELECT table, count() AS parts, sum(rows) AS rows FROM system.parts WHERE database = '${db}' AND active GROUP BY table ORDER BY table`,
   );
   const meetsTarget = Object.values(results).every((r) => r.api.p99_ms < TARGET.p99_ms && r.api.rps >= TARGET.rps && r.api.non_2xx === 0 && r.api.errors === 0);
+  // At least as fast as before: no line serves fewer requests per second at the same concurrency.
+  const slowerThanBefore = Object.entries(results).filter(([, r]) => r.after_over_before && r.after_over_before.rps < 1).map(([name]) => name);
   process.stdout.write(
     JSON.stringify({
       bench: 'api',
@@ -213,11 +288,13 @@ async function main(): Promise<void> {
       endpoints: results,
       target: TARGET,
       meets_target: meetsTarget,
+      ...(baseline ? { before: { commit: baseline.sha, database: beforeStore?.database, schema_version: 17 }, slower_than_before: slowerThanBefore } : {}),
       parts: Object.fromEntries(parts.map((p) => [p.table, { parts: Number(p.parts), rows: Number(p.rows) }])),
       loadavg_1m: Math.round(loadavg()[0] * 100) / 100,
     }) + '\n',
   );
   await store.close();
+  await beforeStore?.close();
 }
 
 main().catch((err: unknown) => {
