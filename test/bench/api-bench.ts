@@ -11,8 +11,8 @@
  * the same load straight at ClickHouse's HTTP interface with the endpoint's main store query (the SQL
  * the read layer sends for that request, captured from it), so the API's own cost is the difference.
  *
- * Before and after (issue 26): the release at BENCH_API_BEFORE (default: the one before issue 26 changed
- * the schema; `none` skips it) is built beside this checkout and its API runs over the same dataset
+ * Before and after (issue 26): the release before issue 26 changed the schema (BEFORE_ISSUE_26) is
+ * built beside this checkout (baseline-build.ts) and its API runs over the same dataset
  * written in its own schema (migrations up to 17, schema 17's writer) in `<database>_before`; every
  * endpoint is then loaded on both APIs back to back with the same targets, and each line reports
  * after/before ratios and ClickHouse queries per request (SelectQuery events over sequential requests).
@@ -26,7 +26,7 @@ import { masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { writeSchema17Batch } from '../support/schema17-writer.js';
 import { CHAIN, type DatasetSchema, ensureDataset } from './api-bench-data.js';
-import { baselineBuild, startBaselineService } from './baseline-build.js';
+import { baselineBuild } from './baseline-build.js';
 import { ensureTraces } from './api-bench-traces.js';
 import { ensureTokens, tokenEndpoints } from './api-bench-tokens.js';
 import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
@@ -112,15 +112,15 @@ async function beforeDataset(range: { first: number; last: number }): Promise<St
 }
 
 /** Resolves with the API's origin once it answers /healthcheck; fails when its process exits first. */
-async function apiReady(api: ServiceProcess, port: number): Promise<string> {
+async function apiReady(api: ServiceProcess, port: number, label: string): Promise<string> {
   const origin = `http://127.0.0.1:${port}`;
   await eventually(
-    `${api.name} to answer /healthcheck`,
+    `${label} to answer /healthcheck`,
     async () => ((await fetch(`${origin}/healthcheck`)).ok ? true : undefined),
     120_000,
     200,
     () => {
-      if (api.child.exitCode !== null) throw new Error(`${api.name} exited:\n${api.output().slice(-2000)}`);
+      if (api.child.exitCode !== null) throw new Error(`${label} exited:\n${api.output().slice(-2000)}`);
     },
   );
   return origin;
@@ -232,11 +232,11 @@ async function main(): Promise<void> {
   const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
   const afterEnv = await apiEnv(DATABASE);
   const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
-  const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startBaselineService(baseline, 'api', beforeEnv, logs)] : [])];
+  const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
   const results: Record<string, EndpointResult> = {};
   try {
-    const apiOrigin = await apiReady(apis[0], Number(afterEnv.API_PORT));
-    const beforeOrigin = beforeEnv ? await apiReady(apis[1], Number(beforeEnv.API_PORT)) : undefined;
+    const apiOrigin = await apiReady(apis[0], Number(afterEnv.API_PORT), 'the API');
+    const beforeOrigin = beforeEnv ? await apiReady(apis[1], Number(beforeEnv.API_PORT), 'the API before issue 26') : undefined;
     const chUrl = new URL(CLICKHOUSE_URL);
     // The settings the store sends with every query (client.ts).
     const floorPath = `${chUrl.pathname.replace(/\/$/, '')}/?wait_end_of_query=1&max_execution_time=30&output_format_json_quote_64bit_integers=1`;

@@ -2,13 +2,13 @@
  * An earlier release built beside this checkout, for benches that compare it with today's code in the
  * same run: the tree at a git commit (`git archive`, no second worktree registered), its own
  * dependencies (`npm ci` from the npm cache) and `tsc -b`. Kept in the temp folder per commit and
- * reused while its build marker is there.
+ * reused while its build marker is there; `startService(…, build.root)` runs its services.
  */
-import { execFileSync, execSync, spawn } from 'node:child_process';
+import { execFileSync, execSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, type ServiceProcess, watchProcess } from '../support/processes.js';
+import { ROOT } from '../support/processes.js';
 
 export type BaselineBuild = { sha: string; root: string };
 
@@ -35,15 +35,4 @@ export function baselineBuild(ref: string, log: (line: string) => void): Baselin
   writeFileSync(join(root, BUILT_MARKER), `${sha}\n`);
   log(`baseline ${sha.slice(0, 12)}: built in ${Math.round((performance.now() - started) / 1000)} s`);
   return { sha, root };
-}
-
-/** A service of the baseline build (`services/<name>/dist/main.js` under its root), as startService starts today's. */
-export function startBaselineService(build: BaselineBuild, name: string, env: Record<string, string>, logDir: string): ServiceProcess {
-  mkdirSync(logDir, { recursive: true });
-  const child = spawn(process.execPath, ['--enable-source-maps', join(build.root, 'services', name, 'dist', 'main.js')], {
-    cwd: build.root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return watchProcess(`${name}@${build.sha.slice(0, 12)}`, child, join(logDir, `${name}-baseline.log`));
 }

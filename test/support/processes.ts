@@ -31,13 +31,14 @@ export type ServiceProcess = {
 
 /**
  * Starts a built service (`services/<name>/dist/main.js`) as a real process, so tests can crash it
- * with SIGKILL. Output is kept in memory and written to `<logDir>/<name>.log`.
+ * with SIGKILL. Output is kept in memory and written to `<logDir>/<name>.log`. `root`: the checkout
+ * whose build runs (another release's, for a bench comparing the two).
  */
-export function startService(name: string, env: Record<string, string>, logDir: string, args: string[] = [], nodeArgs: string[] = []): ServiceProcess {
+export function startService(name: string, env: Record<string, string>, logDir: string, args: string[] = [], nodeArgs: string[] = [], root = ROOT): ServiceProcess {
   mkdirSync(logDir, { recursive: true });
   recordTopicPrefix(env.KAFKA_TOPIC_PREFIX);
-  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, join(ROOT, 'services', name, 'dist', 'main.js'), ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, join(root, 'services', name, 'dist', 'main.js'), ...args], {
+    cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
