@@ -42,6 +42,7 @@ import {
   readAccountStates,
   readAccountStatesByHash,
   readActions,
+  readAddressFacts,
   readAdjacentTransactionHashes,
   readBlocks,
   readCodeHashes,
@@ -144,8 +145,11 @@ const NOT_READS: Record<string, string> = {
   tracesBound: 'pure: the lower of the two watermarks in a read scope',
   withinBound: 'SQL fragment helper (ranked reads)',
   bucketCandidates: 'SQL fragment helper (ranked reads)',
-  readAddressFacts: 'composes readCodeHashes, readDnsDomains and readCodeInterfaces (each read here)',
-  buildTokenMetadata: 'composes readTokenAddresses and the token reads here, and the metadata cache read',
+  buildTokenMetadata: 'composes readTokenAddresses and tokenMetadataOf',
+  tokenMetadataOf: 'composes the token reads here and the metadata cache read',
+  codeHashesSql: 'SQL fragment, runs inside readCodeHashes and readAddressFacts',
+  dnsDomainsSql: 'SQL fragment, runs inside readDnsDomains and readAddressFacts',
+  tokenAddressesSql: 'SQL fragment, runs inside readTokenAddresses and readAddressFacts',
   tokenMetadata: 'pure: shapes one metadata entry',
   metadataOfEach: 'pure: picks each address\'s entries from a built map',
   rankedPage: 'runs inside readJettonHolders and readTopBalances',
@@ -361,6 +365,7 @@ const READS = {
   readTokenEvents,
   readTokenAddresses,
   readCodeInterfaces,
+  readAddressFacts,
   readDnsEntries,
   readMultisigWallets,
   readMultisigOrders,
@@ -633,7 +638,7 @@ function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]
 }
 
 const TOKEN_STATE_TABLES = ['jetton_wallets', 'jetton_masters', 'nft_collections', 'nft_items'] as const;
-type TokenReads = 'readJettonWallets' | 'readJettonHolders' | 'readJettonMasters' | 'readNftCollections' | 'readNftItems' | 'readTokenEvents' | 'readTokenAddresses' | 'readCodeInterfaces';
+type TokenReads = 'readJettonWallets' | 'readJettonHolders' | 'readJettonMasters' | 'readNftCollections' | 'readNftItems' | 'readTokenEvents' | 'readTokenAddresses' | 'readCodeInterfaces' | 'readAddressFacts';
 
 /**
  * Token reads over the local chain's token rows, at `scope` (all of them), at `early` (events: the
@@ -765,6 +770,11 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
       { args: [scope, [s(wallet.code_hash), s(master.code_hash), s(item.code_hash), s(collection.code_hash), s(wallet.data_hash)]] },
       // A data hash names no code.
       { args: [scope, [s(wallet.data_hash)]], empty: true },
+    ],
+    // Code hashes, DNS names and token flags in one query; the codes' interfaces are kept from readCodeInterfaces above.
+    readAddressFacts: [
+      { args: [scope, [s(wallet.address), jetton, s(collection.address), s(item.address), stranger, owners[0]]] },
+      { args: [before, [s(wallet.address), jetton, stranger]] },
     ],
   };
 }

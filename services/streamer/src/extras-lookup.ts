@@ -1,5 +1,5 @@
 import type { Logger } from '@tonstream/runtime';
-import { buildTokenMetadata, metadataOfEach, readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
+import { metadataOfEach, readAddressFacts, type ReadScope, type Store, tokenMetadataOf } from '@tonstream/store';
 import { createExtrasCache, type AddressEntry } from './extras-cache.js';
 
 /** A lookup the store has not answered in this long is abandoned (the events went without it long ago). */
@@ -13,12 +13,13 @@ export type EntryReader = (addresses: string[], signal: AbortSignal) => Promise<
 
 /**
  * Address facts and token metadata as the v3 API builds them (the store's `readAddressFacts`,
- * `buildTokenMetadata`), bounded by the watermark, each address's entry as it would be asked alone.
+ * `tokenMetadataOf`), bounded by the watermark, each address's entry as it would be asked alone.
  */
 export function storeEntryReader(store: Store, watermark: () => number | null): EntryReader {
   return async (addresses, signal) => {
     const scope: ReadScope = { watermark: watermark(), query: { signal, timeoutMs: QUERY_TIMEOUT_MS } };
-    const [facts, metadata] = await Promise.all([readAddressFacts(store, scope, addresses), buildTokenMetadata(store, scope, addresses)]);
+    const facts = await readAddressFacts(store, scope, addresses);
+    const metadata = await tokenMetadataOf(store, scope, [...facts].filter(([, f]) => f.token).map(([a]) => a));
     const brought = metadataOfEach(metadata, addresses);
     const out = new Map<string, AddressEntry>();
     for (const a of addresses) {

@@ -42,9 +42,13 @@ export function tokenMetadata(type: string, contentJson: string | number | undef
 }
 
 export async function buildTokenMetadata(store: Store, scope: ReadScope, addresses: Iterable<string | null>): Promise<Record<string, AddressMetadata>> {
-  const out: Record<string, AddressMetadata> = {};
   const named = [...new Set([...addresses].filter((a): a is string => a !== null && a !== ''))];
-  const wanted = await readTokenAddresses(store, scope, named);
+  return tokenMetadataOf(store, scope, await readTokenAddresses(store, scope, named));
+}
+
+/** `buildTokenMetadata` of addresses already known to be tokens (readTokenAddresses, AddressFacts.token). */
+export async function tokenMetadataOf(store: Store, scope: ReadScope, wanted: string[]): Promise<Record<string, AddressMetadata>> {
+  const out: Record<string, AddressMetadata> = {};
   if (wanted.length === 0) return out;
   const page = { limit: wanted.length, offset: 0 };
   const [wallets, items, collections] = await Promise.all([

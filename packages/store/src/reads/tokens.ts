@@ -1,7 +1,7 @@
 import type { Store } from '../client.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
  * Reads of the token tables (migrations 9 and 11, token-schema.ts). A state table keeps each
@@ -149,11 +149,15 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
  */
 export async function readTokenAddresses(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<string[]> {
   if (scope.watermark === null || addresses.length === 0) return [];
-  const db = store.database;
-  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
-  const parts = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address FROM ${db}.${t}_history ${where}`);
-  const found = await store.query<{ address: string }>(`SELECT DISTINCT address FROM (${parts.join(' UNION ALL ')}) ORDER BY address`, scope.query);
+  const found = await store.query<{ address: string }>(`${tokenAddressesSql(store.database, addresses, scope.watermark)} ORDER BY address`, pointRead(scope));
   return found.map((r) => r.address);
+}
+
+/** readTokenAddresses' query: the distinct token addresses, unordered. */
+export function tokenAddressesSql(db: string, addresses: readonly string[], watermark: number): string {
+  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(watermark)}`;
+  const parts = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address FROM ${db}.${t}_history ${where}`);
+  return `SELECT DISTINCT address FROM (${parts.join(' UNION ALL ')})`;
 }
 
 /** Which token event table, its lookup by party and by token contract, and the party roles. */
@@ -221,13 +225,4 @@ export async function readTokenEvents(store: Store, scope: ReadScope, kind: Even
   }
   const where = [...common, ...token, ...(parties?.also ?? []), ...(keys ? [`(transaction_lt, transaction_hash) IN (${keys})`] : [])];
   return rows(store, scope, `SELECT * FROM ${db}.${kind} ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY transaction_hash ${sqlPage(page)}`);
-}
-
-/** Interfaces of code hashes (from `contract_interfaces`). */
-export async function readCodeInterfaces(store: Store, scope: ReadScope, codeHashes: readonly string[]): Promise<Map<string, { interfaces: string[]; methods: number[] }>> {
-  const found = new Map<string, { interfaces: string[]; methods: number[] }>();
-  if (codeHashes.length === 0) return found;
-  const got = await store.query<{ code_hash: string; interfaces: string[]; methods: number[] }>(`SELECT code_hash, interfaces, methods FROM ${store.database}.contract_interfaces WHERE code_hash IN ${strList([...new Set(codeHashes)])} LIMIT 1 BY code_hash`, scope.query);
-  for (const r of got) found.set(r.code_hash, { interfaces: r.interfaces, methods: r.methods.map(Number) });
-  return found;
 }

@@ -1,5 +1,5 @@
 import { bounceableInAddressBook } from '@tonstream/contracts';
-import { readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
+import { type AddressFacts, readAddressFacts, type ReadScope, type Store } from '@tonstream/store';
 import { friendlyAddress, parseAddress } from '../chain/address.js';
 
 export type AddressBookRow = { user_friendly: string | null; domain: string | null; interfaces: string[] | null };
@@ -19,7 +19,11 @@ export function addressBookRow(raw: string, codeHash: string | null, testnet: bo
  * (readAddressFacts: latest code hash, its interfaces, DNS name; shared with the streamer).
  */
 export async function buildAddressBook(store: Store, scope: ReadScope, addresses: Iterable<string | null>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
-  const facts = await readAddressFacts(store, scope, addresses);
+  return addressBookOf(await readAddressFacts(store, scope, addresses), testnet);
+}
+
+/** The `address_book` of facts already read. */
+export function addressBookOf(facts: ReadonlyMap<string, AddressFacts>, testnet: boolean): Record<string, AddressBookRow> {
   const book: Record<string, AddressBookRow> = {};
   for (const [a, f] of facts) book[a] = addressBookRow(a, f.codeHash, testnet, f.interfaces, f.domain);
   return book;

@@ -8,7 +8,7 @@ import { limit, list, offset, type Params, requiredList, withDefault } from '../
 import { arr, ref } from '../../http/schema-kit.js';
 import { AddressBook, Metadata } from '../schemas.js';
 import { AccountBalance, AccountStatesResponse, WalletStatesResponse } from './schemas.js';
-import { metadataSideObject } from '../tokens/metadata.js';
+import { sideObjects } from '../side-objects.js';
 
 /**
  * The accounts family (docs/toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
@@ -74,12 +74,6 @@ async function statesOf<P extends Params>(ctx: EndpointContext<P>, addresses: st
   return distinct.flatMap((a) => states.get(a) ?? []);
 }
 
-async function sideObjects<P extends Params>(ctx: EndpointContext<P>, states: AccountStateRecord[]) {
-  const addresses = states.map((s) => s.account);
-  const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);
-  return { address_book, metadata };
-}
-
 const ADDRESSES = 'Account addresses (repeat the key), at most 1000.';
 
 /** GET /accountStates: §2.2. `code_hash` (undocumented by toncenter) keeps the states with one of those code hashes. */
@@ -102,7 +96,7 @@ export const accountStatesEndpoint = defineEndpoint({
       const wanted = new Set(p.code_hash);
       states = states.filter((s) => s.code_hash !== null && wanted.has(s.code_hash));
     }
-    return { accounts: states.map((s) => toAccountStateFull(s, p.include_boc)), ...(await sideObjects(ctx, states)) };
+    return { accounts: states.map((s) => toAccountStateFull(s, p.include_boc)), ...(await sideObjects(ctx, states.map((s) => s.account))) };
   },
 });
 
@@ -117,7 +111,7 @@ export const walletStatesEndpoint = defineEndpoint({
   response: ref(WalletStatesResponse),
   async handle(ctx) {
     const states = await statesOf(ctx, ctx.params.address);
-    return { wallets: states.map(toWalletState), ...(await sideObjects(ctx, states)) };
+    return { wallets: states.map(toWalletState), ...(await sideObjects(ctx, states.map((s) => s.account))) };
   },
 });
 

@@ -1,7 +1,7 @@
 import { readNftSales } from '@tonstream/store';
 import { toNftSale } from './objects.js';
 import { defineEndpoint } from '../endpoint.js';
-import { tokenSideObjects } from '../tokens/jettons.js';
+import { sideObjects } from '../side-objects.js';
 import * as kinds from '../../http/kinds.js';
 import { requiredList } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
@@ -20,6 +20,6 @@ export const nftSalesEndpoint = defineEndpoint({
   async handle(ctx) {
     const nft_sales = (await readNftSales(ctx.store, ctx.scope, ctx.params.address)).map(toNftSale);
     const addresses = nft_sales.flatMap((s) => [s.address, s.nft_address, s.nft_owner_address, s.marketplace_address]);
-    return { nft_sales, ...(await tokenSideObjects(ctx, addresses)) };
+    return { nft_sales, ...(await sideObjects(ctx, addresses)) };
   },
 });

@@ -10,7 +10,7 @@ import { actionType, supportedSet } from '../traces/action-types.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { toV3Transaction } from '../transactions/objects.js';
-import { metadataSideObject } from '../tokens/metadata.js';
+import { sideObjects } from '../side-objects.js';
 import { list, optional, type Params, requiredList } from '../../http/params.js';
 import { ref, unchecked } from '../../http/schema-kit.js';
 import { ActionsResponse, TracesResponse } from '../traces/schemas.js';
@@ -148,8 +148,7 @@ export const pendingTracesEndpoint = defineEndpoint({
     const stored = await dropConfirmed(ctx, found, (s) => (s.trace as StoredTrace).external_hash);
     const traces = stored.map((s) => pendingTraceObject(s, supportedSet(p.supported_action_types, ctx.settings.actionsVersion)));
     const addresses = traces.flatMap((t) => Object.values(t.transactions).flatMap((x) => [x.account, x.in_msg?.source ?? null, ...x.out_msgs.map((m) => m.destination)]));
-    const [address_book, metadata] = await Promise.all([addressBook(ctx, addresses), metadataSideObject(ctx, addresses)]);
-    return { traces, address_book, metadata };
+    return { traces, ...(await sideObjects(ctx, addresses)) };
   },
 });
 
@@ -176,8 +175,7 @@ export const pendingActionsEndpoint = defineEndpoint({
       }),
     );
     const addresses = actions.flatMap((a) => a.accounts as string[]);
-    const [address_book, metadata] = await Promise.all([addressBook(ctx, addresses), metadataSideObject(ctx, addresses)]);
-    return { actions, address_book, metadata };
+    return { actions, ...(await sideObjects(ctx, addresses)) };
   },
 });
 

@@ -1,21 +1,15 @@
 import { readJettonMasters, readJettonWallets, readTokenEvents } from '@tonstream/store';
 import { HttpError } from '../../http/http-error.js';
-import { buildAddressBook } from '../address-book.js';
-import { defineEndpoint, type EndpointContext } from '../endpoint.js';
+import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
-import { limit, offset, optional, type Params, sort } from '../../http/params.js';
+import { limit, offset, optional, sort } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { JettonBurnsResponse, JettonMastersResponse, JettonTransfersResponse, JettonWalletsResponse } from './schemas.js';
-import { metadataSideObject } from './metadata.js';
+import { sideObjects } from '../side-objects.js';
 import { toJettonBurn, toJettonMaster, toJettonTransfer, toJettonWallet } from './objects.js';
 import { ADDRS, transferDirection } from './params.js';
 
 /** The Jettons family (docs/toncenter-v3.md §2.3), read from the token tables the pipeline derives (migration 9). */
-
-export async function tokenSideObjects<P extends Params>(ctx: EndpointContext<P>, addresses: (string | null)[]) {
-  const [address_book, metadata] = await Promise.all([ctx.settings.noAddressBook ? {} : buildAddressBook(ctx.store, ctx.scope, addresses, ctx.testnet), metadataSideObject(ctx, addresses)]);
-  return { address_book, metadata };
-}
 
 export const jettonMastersEndpoint = defineEndpoint({
   path: '/jetton/masters',
@@ -28,7 +22,7 @@ export const jettonMastersEndpoint = defineEndpoint({
     const p = ctx.params;
     const rows = await readJettonMasters(ctx.store, ctx.scope, { address: p.address, admin: p.admin_address }, { limit: p.limit, offset: p.offset });
     const jetton_masters = rows.map(toJettonMaster);
-    return { jetton_masters, ...(await tokenSideObjects(ctx, jetton_masters.flatMap((m) => [m.address, m.admin_address]))) };
+    return { jetton_masters, ...(await sideObjects(ctx, jetton_masters.flatMap((m) => [m.address, m.admin_address]))) };
   },
 });
 
@@ -54,7 +48,7 @@ export const jettonWalletsEndpoint = defineEndpoint({
     if ((p.jetton_address?.length ?? 0) > 1 && p.owner_address?.length !== 1) throw new HttpError(422, 'exact one owner_address required for multiple jetton_address');
     const rows = await readJettonWallets(ctx.store, ctx.scope, { address: p.address, owner: p.owner_address, jetton: p.jetton_address, excludeZero: p.exclude_zero_balance }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const jetton_wallets = rows.map(toJettonWallet);
-    return { jetton_wallets, ...(await tokenSideObjects(ctx, jetton_wallets.flatMap((w) => [w.address, w.owner, w.jetton]))) };
+    return { jetton_wallets, ...(await sideObjects(ctx, jetton_wallets.flatMap((w) => [w.address, w.owner, w.jetton]))) };
   },
 });
 
@@ -90,7 +84,7 @@ export const jettonTransfersEndpoint = defineEndpoint({
     const direction = p.direction === 'both' ? undefined : p.direction;
     const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_transfers', { owners, direction, tokenAccounts: p.jetton_wallet, token: p.jetton_master, excludeAborted: true, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const jetton_transfers = rows.map(toJettonTransfer);
-    return { jetton_transfers, ...(await tokenSideObjects(ctx, jetton_transfers.flatMap((t) => [t.source, t.destination, t.source_wallet, t.jetton_master, t.response_destination]))) };
+    return { jetton_transfers, ...(await sideObjects(ctx, jetton_transfers.flatMap((t) => [t.source, t.destination, t.source_wallet, t.jetton_master, t.response_destination]))) };
   },
 });
 
@@ -110,6 +104,6 @@ export const jettonBurnsEndpoint = defineEndpoint({
     const owners = p.owner_address ?? (p.address ? [p.address] : undefined);
     const rows = await readTokenEvents(ctx.store, ctx.scope, 'jetton_burns', { owners, tokenAccounts: p.jetton_wallet, token: p.jetton_master, ...times(p) }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const jetton_burns = rows.map(toJettonBurn);
-    return { jetton_burns, ...(await tokenSideObjects(ctx, jetton_burns.flatMap((b) => [b.owner, b.jetton_wallet, b.jetton_master, b.response_destination]))) };
+    return { jetton_burns, ...(await sideObjects(ctx, jetton_burns.flatMap((b) => [b.owner, b.jetton_wallet, b.jetton_master, b.response_destination]))) };
   },
 });

@@ -1,7 +1,7 @@
 import { type ContractRow, readNftCollections, readNftItems, readNftSalesBySeller, readSalesOfItems, readTokenEvents, type TokenRow } from '@tonstream/store';
 import { HttpError } from '../../http/http-error.js';
 import { defineEndpoint } from '../endpoint.js';
-import { tokenSideObjects } from './jettons.js';
+import { sideObjects } from '../side-objects.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, sort } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
@@ -26,7 +26,7 @@ export const nftCollectionsEndpoint = defineEndpoint({
     const p = ctx.params;
     const rows = await readNftCollections(ctx.store, ctx.scope, { address: p.collection_address, owner: p.owner_address }, { limit: p.limit, offset: p.offset });
     const nft_collections = rows.map(toNftCollection);
-    return { nft_collections, ...(await tokenSideObjects(ctx, nft_collections.flatMap((c) => [c.address, c.owner_address]))) };
+    return { nft_collections, ...(await sideObjects(ctx, nft_collections.flatMap((c) => [c.address, c.owner_address]))) };
   },
 });
 
@@ -63,7 +63,7 @@ export const nftItemsEndpoint = defineEndpoint({
     for (const c of collectionRows) collections.set(String(c.address), { object: toNftCollection(c), common: String(c.common_content ?? '') });
     const saleOf = new Map(sales.map((s) => [String(s.nft_address), s]));
     const nft_items = rows.map((r) => ({ ...toNftItem(r, collections), ...saleFields(saleOf.get(String(r.address))) }));
-    return { nft_items, ...(await tokenSideObjects(ctx, nft_items.flatMap((i) => [i.address, i.owner_address, i.collection_address, i.real_owner ?? null]))) };
+    return { nft_items, ...(await sideObjects(ctx, nft_items.flatMap((i) => [i.address, i.owner_address, i.collection_address, i.real_owner ?? null]))) };
   },
 });
 
@@ -107,6 +107,6 @@ export const nftTransfersEndpoint = defineEndpoint({
       owners, direction, tokenAccounts: p.item_address, token: p.collection_address, startUtime: p.start_utime, endUtime: p.end_utime, startLt: p.start_lt?.toString(), endLt: p.end_lt?.toString(),
     }, { limit: p.limit, offset: p.offset, sort: p.sort });
     const nft_transfers = rows.map(toNftTransfer);
-    return { nft_transfers, ...(await tokenSideObjects(ctx, nft_transfers.flatMap((t) => [t.nft_address, t.nft_collection, t.old_owner, t.new_owner]))) };
+    return { nft_transfers, ...(await sideObjects(ctx, nft_transfers.flatMap((t) => [t.nft_address, t.nft_collection, t.old_owner, t.new_owner]))) };
   },
 });

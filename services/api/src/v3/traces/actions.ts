@@ -1,6 +1,5 @@
 import { type ActionFilter, readActions } from '@tonstream/store';
 import { actionAddresses } from '@tonstream/traces';
-import { buildAddressBook } from '../address-book.js';
 import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint } from '../endpoint.js';
@@ -8,7 +7,7 @@ import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, sort } from '../../http/params.js';
 import { ref, unchecked } from '../../http/schema-kit.js';
 import { ActionsResponse } from './schemas.js';
-import { metadataSideObject } from '../tokens/metadata.js';
+import { sideObjects } from '../side-objects.js';
 import { transactionsResponse } from '../transactions/transactions.js';
 import { requireMasterchainBlock } from './traces.js';
 
@@ -68,7 +67,6 @@ export const actionsEndpoint = defineEndpoint({
       actions.forEach((a, i) => (a.transactions_full = found[i].transactions.flatMap((h) => byHash.get(h) ?? [])));
     }
     const addresses = found.flatMap(actionAddresses);
-    const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
-    return { actions, address_book, metadata };
+    return { actions, ...(await sideObjects({ settings, store, scope, testnet }, addresses)) };
   },
 });

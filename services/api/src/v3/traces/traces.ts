@@ -1,7 +1,6 @@
 import { masterchainBlockIndexed, readTraceActions, readTraces } from '@tonstream/store';
 import { actionAddresses, type TraceRecord, traceTree } from '@tonstream/traces';
 import { HttpError } from '../../http/http-error.js';
-import { buildAddressBook } from '../address-book.js';
 import { toV3Action } from './action-objects.js';
 import { actionType, supportedSet } from './action-types.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
@@ -9,7 +8,7 @@ import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
 import { ref, unchecked } from '../../http/schema-kit.js';
 import { EventsResponse, TracesResponse } from './schemas.js';
-import { metadataSideObject } from '../tokens/metadata.js';
+import { sideObjects } from '../side-objects.js';
 import { transactionsResponse } from '../transactions/transactions.js';
 
 /** toncenter's `-max-trace-txs`: bigger traces come back without their tree, flagged incomplete. */
@@ -67,8 +66,7 @@ async function tracesBody<P extends Params>(ctx: EndpointContext<P>, includeActi
   const actions = includeActions ? await readTraceActions(store, scope, shown.map((t) => t.trace_id), { types: supported, supported }) : [];
   const traces = shown.map((t) => traceObject(t, byHash, includeActions ? actions.filter((a) => a.trace_id === t.trace_id) : undefined));
   const addresses = [...transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]), ...actions.flatMap(actionAddresses)];
-  const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
-  return { traces, address_book, metadata };
+  return { traces, ...(await sideObjects({ settings, store, scope, testnet }, addresses)) };
 }
 
 function traceObject(t: TraceRecord, transactions: Map<string, unknown>, actions: Parameters<typeof toV3Action>[0][] | undefined) {

@@ -1,13 +1,12 @@
 import { readAdjacentTransactionHashes, readMessages, readTransactions } from '@tonstream/store';
 import { HttpError } from '../../http/http-error.js';
-import { buildAddressBook } from '../address-book.js';
+import { sideObjects } from '../side-objects.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../../http/params.js';
 import { ref } from '../../http/schema-kit.js';
 import { MessagesResponse, TransactionsResponse } from './schemas.js';
 import { toV3Message } from './objects.js';
-import { metadataSideObject } from '../tokens/metadata.js';
 import { transactionsResponse } from './transactions.js';
 
 /**
@@ -59,8 +58,7 @@ export const messagesEndpoint = defineEndpoint({
       ...(outTxHash === null ? {} : { out_msg_tx_hash: outTxHash }),
     }));
     const addresses = messages.flatMap((m) => [m.source, m.destination]);
-    const [address_book, metadata] = await Promise.all([settings.noAddressBook ? {} : buildAddressBook(store, scope, addresses, testnet), metadataSideObject({ settings, store, scope }, addresses)]);
-    return { messages, address_book, metadata };
+    return { messages, ...(await sideObjects({ settings, store, scope, testnet }, addresses)) };
   },
 });
 
