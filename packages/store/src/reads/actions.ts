@@ -2,7 +2,7 @@ import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strArray, strList, uint } from '../sql.js';
 import { ACTION_COLUMNS, actionFromRow, type ActionRow } from '../trace-facts.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 import { tracesOfMessages } from './traces.js';
 
 /**
@@ -82,21 +82,15 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
     return rows.map(actionFromRow);
   }
 
+  // The page's keys from the lookup, then the records of those keys only, in one query (as readTransactions).
   const lookup = filter.account !== undefined ? { table: 'action_accounts', where: [`account = ${str(filter.account)}`] } : { table: 'actions_by_trace_end_lt', where: [] };
-  const keys = await store.query<{ trace_id: string; action_id: string }>(
-    `SELECT trace_id, action_id FROM ${db}.${lookup.table} ${sqlWhere([...lookup.where, ...where])}
-     ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id ${sqlPage(page)}`,
-    scope.query,
+  const keys = `SELECT trace_id, action_id FROM ${db}.${lookup.table} ${sqlWhere([...lookup.where, ...where])}
+     ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id ${sqlPage(page)}`;
+  const rows = await store.query<ActionRow>(
+    `SELECT ${ACTION_COLUMNS} FROM ${db}.actions WHERE (trace_id, action_id) IN (${keys}) ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id`,
+    pointRead(scope),
   );
-  if (keys.length === 0) return [];
-  const records = await store.query<ActionRow>(
-    `SELECT ${ACTION_COLUMNS} FROM ${db}.actions
-     WHERE trace_id IN ${strList([...new Set(keys.map((k) => k.trace_id))])} AND action_id IN ${strList(keys.map((k) => k.action_id))}
-     LIMIT 1 BY trace_id, action_id`,
-    scope.query,
-  );
-  const byKey = new Map(records.map((r) => [`${r.trace_id} ${r.action_id}`, actionFromRow(r)]));
-  return keys.flatMap((k) => byKey.get(`${k.trace_id} ${k.action_id}`) ?? []);
+  return rows.map(actionFromRow);
 }
 
 /** Every action of these traces (for `/traces?include_actions=true`), filtered as `readActions` filters types. */
