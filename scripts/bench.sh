@@ -20,6 +20,9 @@ if $servers; then
   export_service_env
 fi
 npx tsc -b
+# The HTTP benches' load generator (test/bench/http-load.ts): wrk when it can be had, else their own.
+TONSTREAM_WRK=$(bash scripts/debian-tool.sh wrk wrk || true)
+export TONSTREAM_WRK
 if $servers; then
   # Benches start their services under topic prefixes of their own: delete those topics afterwards.
   TONSTREAM_TOPIC_PREFIXES=$(mktemp)

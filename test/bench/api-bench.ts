@@ -29,7 +29,7 @@ import { CHAIN, type DatasetSchema, ensureDataset } from './api-bench-data.js';
 import { baselineBuild } from './baseline-build.js';
 import { ensureTraces } from './api-bench-traces.js';
 import { ensureTokens, tokenEndpoints } from './api-bench-tokens.js';
-import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
+import { loadGenerator, type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
 const DATABASE = process.env.BENCH_API_DATABASE || 'tonstream_bench_api';
@@ -49,6 +49,8 @@ const WITH_BEFORE = process.env.BENCH_API_BEFORE !== '0';
 /** Load the release before issue 26 first on every line (default: today's first), to see what the order costs. */
 const BEFORE_FIRST = process.env.BENCH_API_BEFORE_FIRST === '1';
 const SCHEMA_17: DatasetSchema = { migrations: MIGRATIONS.filter((m) => m.version <= 17), write: writeSchema17Batch };
+/** Seconds of one connection's requests one after another, for the single-request latency (0: not measured). */
+const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 5);
 /** Sequential requests per endpoint and side over which ClickHouse queries are counted. */
 const COUNTED_REQUESTS = 50;
 
@@ -58,6 +60,13 @@ const log = (line: string) => process.stderr.write(`bench:api: ${line}\n`);
 /** The ClickHouse settings a captured query was sent with (the read layer's point-read settings), for its floor. */
 const SETTINGS_OF = new Map<string, Readonly<Record<string, number>>>();
 const settingsParams = (sql: string) => Object.entries(SETTINGS_OF.get(sql) ?? {}).map(([k, v]) => `&${k}=${v}`).join('');
+
+/** Latency of one request at a time (one connection, nothing else asking): issue 27's single-request p50. */
+async function singleRequest(origin: string, path: () => string) {
+  if (SINGLE_SECONDS <= 0) return {};
+  const r = await runLoad(origin, () => ({ path: path() }), { connections: 1, seconds: SINGLE_SECONDS, warmupSeconds: 1 });
+  return { single_p50_ms: r.p50_ms, single_p99_ms: r.p99_ms };
+}
 
 async function capture(store: Store, read: (s: Store) => Promise<unknown>): Promise<string[]> {
   const sent: string[] = [];
@@ -257,7 +266,7 @@ async function main(): Promise<void> {
         return { path: `${floorPath}${settingsParams(sql)}`, method: 'POST', body: `${sql} FORMAT JSONEachRow` };
       }, LOAD);
       results[e.name] = {
-        api: { ...apiResult, queries_per_request: await queriesPerRequest(store, apiOrigin, e.path) },
+        api: { ...apiResult, queries_per_request: await queriesPerRequest(store, apiOrigin, e.path), ...(await singleRequest(apiOrigin, e.path)) },
         floor,
         floor_sql: floorSql[0].replace(/\s+/g, ' '),
         api_over_floor: { p50: ratio(apiResult.p50_ms, floor.p50_ms), rps: ratio(apiResult.rps, floor.rps) },
@@ -277,6 +286,7 @@ async function main(): Promise<void> {
   process.stdout.write(
     JSON.stringify({
       bench: 'api',
+      load_generator: loadGenerator(),
       connections: LOAD.connections,
       seconds: LOAD.seconds,
       warmup_seconds: LOAD.warmupSeconds,

@@ -16,7 +16,7 @@
 import { loadavg } from 'node:os';
 import { createStore, str, type Store } from '@tonstream/store';
 import { ensureDataset } from './api-bench-data.js';
-import { type LoadOptions, type LoadResult, runLoad } from './http-load.js';
+import { loadGenerator, type LoadOptions, type LoadResult, runLoad } from './http-load.js';
 
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
 const SOURCE = process.env.BENCH_API_DATABASE || 'tonstream_bench_api';
@@ -277,7 +277,7 @@ async function main(): Promise<void> {
       rounds: rs.map((r) => ({ rps: r.rps, p50_ms: r.p50_ms, p99_ms: r.p99_ms, failed: r.non_2xx + r.errors })),
     };
   });
-  process.stdout.write(JSON.stringify({ bench: 'api-table-design', connections: LOAD.connections, seconds: LOAD.seconds, rounds: ROUNDS, parts: PARTS, cases: report, loadavg_1m: loadavg()[0] }) + '\n');
+  process.stdout.write(JSON.stringify({ bench: 'api-table-design', load_generator: loadGenerator(), connections: LOAD.connections, seconds: LOAD.seconds, rounds: ROUNDS, parts: PARTS, cases: report, loadavg_1m: loadavg()[0] }) + '\n');
   await store.close();
   await data.store.close();
 }

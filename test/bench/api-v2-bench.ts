@@ -17,7 +17,7 @@
  */
 import { loadavg } from 'node:os';
 import { startV2Stack } from '../integration/api-v2-stack.js';
-import { type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
+import { loadGenerator, type LoadOptions, type LoadRequest, type LoadResult, runLoad } from './http-load.js';
 
 const LOAD: LoadOptions = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 64),
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       JSON.stringify({
         bench: 'api:v2',
+        load_generator: loadGenerator(),
         connections: LOAD.connections,
         seconds: LOAD.seconds,
         target_p99_ms_index: TARGET_P99_MS,

@@ -6,6 +6,7 @@
  * milliseconds and takes one request template per connection, undici gives both for free.
  */
 import { Pool } from 'undici';
+import { runWrk } from './wrk-load.js';
 
 export type LoadRequest = { path: string; method?: 'GET' | 'POST'; body?: string };
 
@@ -35,7 +36,16 @@ function percentile(sorted: Float64Array, p: number): number {
 
 const round = (ms: number) => Math.round(ms * 100) / 100;
 
+/**
+ * Which generator runLoad uses: Debian's wrk (wrk-load.ts) when scripts/bench.sh found or installed it
+ * (TONSTREAM_WRK), unless BENCH_LOAD=node asks for this process's own (below).
+ */
+export function loadGenerator(): 'wrk' | 'node' {
+  return process.env.TONSTREAM_WRK && process.env.BENCH_LOAD !== 'node' ? 'wrk' : 'node';
+}
+
 export async function runLoad(origin: string, next: () => LoadRequest, options: LoadOptions): Promise<LoadResult> {
+  if (loadGenerator() === 'wrk') return runWrk(process.env.TONSTREAM_WRK!, origin, next, options);
   const pool = new Pool(origin, { connections: options.connections, pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 60_000, bodyTimeout: 60_000 });
   try {
     await phase(pool, next, options.connections, options.warmupSeconds);
