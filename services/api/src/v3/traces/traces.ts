@@ -1,4 +1,4 @@
-import { type AddressFacts, masterchainBlockIndexed, readAddressFacts, readTraceActions, readTraces } from '@tonstream/store';
+import { masterchainBlockIndexed, readTraceActions, readTraces } from '@tonstream/store';
 import { actionAddresses, type TraceRecord, traceTree } from '@tonstream/traces';
 import { HttpError } from '../../http/http-error.js';
 import { toV3Action } from './action-objects.js';
@@ -8,8 +8,8 @@ import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, sort } from '../../http/params.js';
 import { ref, unchecked } from '../../http/schema-kit.js';
 import { EventsResponse, TracesResponse } from './schemas.js';
-import { sideObjectsOf } from '../side-objects.js';
-import { transactionsWithFacts } from '../transactions/transactions.js';
+import { sideObjects } from '../side-objects.js';
+import { transactionsResponse } from '../transactions/transactions.js';
 
 /** toncenter's `-max-trace-txs`: bigger traces come back without their tree, flagged incomplete. */
 export const MAX_TRACE_TRANSACTIONS = 4000;
@@ -57,18 +57,16 @@ async function tracesBody<P extends Params>(ctx: EndpointContext<P>, includeActi
   const shown = p.mc_seqno === undefined ? records : records.filter((t) => t.trace_info.trace_state === 'complete');
   const small = shown.filter((t) => t.nodes.length <= MAX_TRACE_TRANSACTIONS);
   const hashes = small.flatMap((t) => t.nodes.map((n) => n.tx_hash));
-  const { transactions, facts } =
+  const { transactions } =
     hashes.length === 0
-      ? { transactions: [], facts: new Map<string, AddressFacts>() }
-      : await transactionsWithFacts(ctx, { hashes }, { limit: hashes.length, offset: 0, sort: 'asc', order: 'lt' });
+      ? { transactions: [] }
+      : await transactionsResponse({ ...ctx, settings: { ...settings, noAddressBook: true } }, { hashes }, { limit: hashes.length, offset: 0, sort: 'asc', order: 'lt' });
   const byHash = new Map(transactions.map((t) => [t.hash, t]));
   const supported = supportedSet(supportedTypes, ctx.settings.actionsVersion);
   const actions = includeActions ? await readTraceActions(store, scope, shown.map((t) => t.trace_id), { types: supported, supported }) : [];
   const traces = shown.map((t) => traceObject(t, byHash, includeActions ? actions.filter((a) => a.trace_id === t.trace_id) : undefined));
-  // The transactions' addresses came with them; the actions' others are read now.
-  const more = [...new Set(actions.flatMap(actionAddresses))].filter((a): a is string => a !== null && !facts.has(a));
-  if (more.length > 0 && !(settings.noAddressBook && settings.noMetadata)) for (const [a, f] of await readAddressFacts(store, scope, more)) facts.set(a, f);
-  return { traces, ...(await sideObjectsOf(facts, { settings, store, scope, testnet })) };
+  const addresses = [...transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]), ...actions.flatMap(actionAddresses)];
+  return { traces, ...(await sideObjects({ settings, store, scope, testnet }, addresses)) };
 }
 
 function traceObject(t: TraceRecord, transactions: Map<string, unknown>, actions: Parameters<typeof toV3Action>[0][] | undefined) {

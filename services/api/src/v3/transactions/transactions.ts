@@ -13,16 +13,7 @@ import { toV3Transaction } from './objects.js';
  * `address_book` (account, in_msg.source, out_msgs[].destination), as TransactionsResponse.
  */
 export async function transactionsResponse<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
-  const { transactions, facts } = await transactionsWithFacts(ctx, filter, page);
-  return { transactions, address_book: ctx.settings.noAddressBook ? {} : addressBookOf(facts, ctx.testnet) };
-}
-
-/**
- * The transactions of a page and the facts of their addresses (none read under both X-No-Address-Book
- * and X-No-Metadata), for responses whose side objects hold more (traces: their actions' addresses too).
- */
-export async function transactionsWithFacts<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
-  const { store, scope, settings } = ctx;
+  const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
   // Messages come whole with their transactions (no query, but for rows written before migration 18);
   // the states, trace ids and address facts of the page then share one round trip.
@@ -39,14 +30,14 @@ export async function transactionsWithFacts<P extends Params>(ctx: EndpointConte
   const { states, traceIds, facts } = await readTogether(store, scope, {
     states: accountStatesByHashPart(store.database, scope, stateHashes),
     traceIds: transactionTraceIdsPart(store.database, scope, rows.map((t) => t.hash)),
-    facts: addressFactsPart(store, scope, settings.noAddressBook && settings.noMetadata ? [] : addresses),
+    facts: addressFactsPart(store, scope, settings.noAddressBook ? [] : addresses),
   });
   // trace_id is omitted until the tracer has stored the transaction's trace (toncenter: omitempty).
   const transactions = rows.map((t) => {
     const traceId = traceIds.get(t.hash);
     return traceId === undefined ? toV3Transaction(t, messages, states) : { ...toV3Transaction(t, messages, states), trace_id: traceId };
   });
-  return { transactions, facts };
+  return { transactions, address_book: settings.noAddressBook ? {} : addressBookOf(facts, testnet) };
 }
 
 /** 404 `masterchain block N not found` unless the block is stored and at or below the watermark. */
