@@ -155,7 +155,6 @@ const NOT_READS: Record<string, string> = {
   dnsDomainsSql: 'SQL fragment, runs inside readDnsDomains and readAddressFacts',
   tokenAddressesSql: 'SQL fragment, runs inside readTokenAddresses and readAddressFacts',
   accountStatesByHashPart: 'a part of a shared read (together.ts): runs inside readAccountStatesByHash',
-  accountStatesPart: 'a part of a shared read (together.ts): runs inside readAccountStates',
   transactionTraceIdsPart: 'a part of a shared read (together.ts): runs inside readTransactionTraceIds',
   addressFactsPart: 'a part of a shared read (together.ts): runs inside readAddressFacts',
   readPart: 'runs one part: every read built of a part',

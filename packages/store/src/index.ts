@@ -26,7 +26,7 @@ export {
 export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js';
 export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
 export { messageKey, readTransactionBocs, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
-export { accountStateKey, type AccountStateSummary, accountStatesByHashPart, accountStatesPart, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
+export { accountStateKey, type AccountStateSummary, accountStatesByHashPart, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
 export { readAdjacentTransactionHashes, readMessageRows, readMessages, withRecords, type FoundMessage, type FoundMessageRow, type MessageFilter, type MessageOrder } from './reads/messages.js';
 export { messageRecordsPart } from './reads/message-records.js';
 export { readDeadLetterCounts, readIndexRates, type DeadLetterCount, type RateBucket } from './reads/status.js';

@@ -31,45 +31,39 @@ export function codeHashesSql(db: string, accounts: readonly string[]): string {
  * watermark is absent. (Both tables were read for every account before: twice the reads of the common case.)
  */
 export async function readAccountStates(store: Store, scope: ReadScope, accounts: readonly string[]): Promise<Map<string, AccountStateRecord>> {
-  return readPart(store, scope, accountStatesPart(store, scope, accounts));
-}
-
-/** readAccountStates as a part of a shared read (together.ts); an account above the watermark is read again by itself. */
-export function accountStatesPart(store: Store, scope: ReadScope, accounts: readonly string[]): Part<Map<string, AccountStateRecord>> {
+  const found = new Map<string, AccountStateRecord>();
+  if (scope.watermark === null || accounts.length === 0) return found;
   const db = store.database;
   const w = scope.watermark;
   // The newest of an account's unmerged versions (ReplacingMergeTree keeps the highest lt only after a
   // merge), found on narrow columns first so that only its record is read (bench:api's dataset: 60 KiB
   // read per lookup, where sorting the granule's records read 885 KiB).
-  const sql =
-    w === null || accounts.length === 0
-      ? null
-      : `SELECT account AS part_key, [record, toString(mc_block_seqno)] AS part_values FROM ${db}.account_states_latest
-         WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.account_states_latest WHERE account IN ${strList(accounts)} GROUP BY account)
-         LIMIT 1 BY account`;
-  const decode = async (newest: PartRow[]) => {
-    const found = new Map<string, AccountStateRecord>();
-    const above: string[] = [];
-    for (const { part_key: account, part_values: [record, mcSeqno] } of newest) {
-      if (Number(mcSeqno) <= w!) found.set(account, JSON.parse(record) as AccountStateRecord);
-      else above.push(account);
-    }
-    if (above.length === 0) return found;
-    // Both tables, as states stored before migration 3 are only in the latest one (unmerged there).
-    const where = `account IN ${strList(above)} AND mc_block_seqno <= ${uint(w!)}`;
-    const latest = (table: string) =>
-      `SELECT account, last_trans_lt, record FROM ${db}.${table} WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.${table} WHERE ${where} GROUP BY account)`;
-    const rows = await store.query<{ record: string }>(
-      `SELECT record FROM (${latest('account_states')} UNION ALL ${latest('account_states_latest')}) ORDER BY account ASC, last_trans_lt DESC LIMIT 1 BY account`,
-      pointRead(scope),
-    );
-    for (const { record } of rows) {
-      const s = JSON.parse(record) as AccountStateRecord;
-      found.set(s.account, s);
-    }
-    return found;
-  };
-  return { sql, decode };
+  const newest = await store.query<{ record: string; mc_block_seqno: number }>(
+    `SELECT record, mc_block_seqno FROM ${db}.account_states_latest
+     WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.account_states_latest WHERE account IN ${strList(accounts)} GROUP BY account)
+     LIMIT 1 BY account`,
+    pointRead(scope),
+  );
+  const above: string[] = [];
+  for (const { record, mc_block_seqno } of newest) {
+    const s = JSON.parse(record) as AccountStateRecord;
+    if (Number(mc_block_seqno) <= w) found.set(s.account, s);
+    else above.push(s.account);
+  }
+  if (above.length === 0) return found;
+  // Both tables, as states stored before migration 3 are only in the latest one (unmerged there).
+  const where = `account IN ${strList(above)} AND mc_block_seqno <= ${uint(w)}`;
+  const latest = (table: string) =>
+    `SELECT account, last_trans_lt, record FROM ${db}.${table} WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.${table} WHERE ${where} GROUP BY account)`;
+  const rows = await store.query<{ record: string }>(
+    `SELECT record FROM (${latest('account_states')} UNION ALL ${latest('account_states_latest')}) ORDER BY account ASC, last_trans_lt DESC LIMIT 1 BY account`,
+    pointRead(scope),
+  );
+  for (const { record } of rows) {
+    const s = JSON.parse(record) as AccountStateRecord;
+    found.set(s.account, s);
+  }
+  return found;
 }
 
 /** Key of a state in the map `readAccountStatesByHash` returns. */

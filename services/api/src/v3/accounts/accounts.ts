@@ -1,6 +1,6 @@
 import { factsOf, servedInterfaces } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
-import { accountStatesPart, addressFactsPart, buildTokenMetadata, readTogether, readTopBalances } from '@tonstream/store';
+import { buildTokenMetadata, readAccountStates, readTopBalances } from '@tonstream/store';
 import { type AddressBookRow, buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
@@ -8,7 +8,7 @@ import { limit, list, offset, type Params, requiredList, withDefault } from '../
 import { arr, ref } from '../../http/schema-kit.js';
 import { AddressBook, Metadata } from '../schemas.js';
 import { AccountBalance, AccountStatesResponse, WalletStatesResponse } from './schemas.js';
-import { sideObjectsOf } from '../side-objects.js';
+import { sideObjects } from '../side-objects.js';
 
 /**
  * The accounts family (docs/toncenter-v3.md §2.2): /accountStates, /walletStates, /addressBook,
@@ -68,20 +68,10 @@ export function toWalletState(s: AccountStateRecord) {
 }
 
 /** The indexed states of the requested accounts, in request order (each once), unknown ones left out. */
-/**
- * The indexed states of the addresses (in the order asked, unknown ones absent) and the side objects of
- * those found, from one round trip (the states and the addresses' facts together).
- */
-async function statesWithSideObjects<P extends Params>(ctx: EndpointContext<P>, addresses: string[], keep: (s: AccountStateRecord) => boolean = () => true) {
+async function statesOf<P extends Params>(ctx: EndpointContext<P>, addresses: string[]): Promise<AccountStateRecord[]> {
   const distinct = [...new Set(addresses)];
-  const { settings, store, scope } = ctx;
-  const read = await readTogether(store, scope, {
-    states: accountStatesPart(store, scope, distinct),
-    facts: addressFactsPart(store, scope, settings.noAddressBook && settings.noMetadata ? [] : distinct),
-  });
-  const states = distinct.flatMap((a) => read.states.get(a) ?? []).filter(keep);
-  const facts = new Map(states.flatMap((s) => (read.facts.has(s.account) ? [[s.account, read.facts.get(s.account)!] as const] : [])));
-  return { states, ...(await sideObjectsOf(facts, ctx)) };
+  const states = await readAccountStates(ctx.store, ctx.scope, distinct);
+  return distinct.flatMap((a) => states.get(a) ?? []);
 }
 
 const ADDRESSES = 'Account addresses (repeat the key), at most 1000.';
@@ -101,9 +91,12 @@ export const accountStatesEndpoint = defineEndpoint({
   response: ref(AccountStatesResponse),
   async handle(ctx) {
     const p = ctx.params;
-    const wanted = p.code_hash && new Set(p.code_hash);
-    const { states, address_book, metadata } = await statesWithSideObjects(ctx, p.address, (s) => !wanted || (s.code_hash !== null && wanted.has(s.code_hash)));
-    return { accounts: states.map((s) => toAccountStateFull(s, p.include_boc)), address_book, metadata };
+    let states = await statesOf(ctx, p.address);
+    if (p.code_hash) {
+      const wanted = new Set(p.code_hash);
+      states = states.filter((s) => s.code_hash !== null && wanted.has(s.code_hash));
+    }
+    return { accounts: states.map((s) => toAccountStateFull(s, p.include_boc)), ...(await sideObjects(ctx, states.map((s) => s.account))) };
   },
 });
 
@@ -117,8 +110,8 @@ export const walletStatesEndpoint = defineEndpoint({
   params: { address: requiredList(kinds.address, ADDRESSES, 'address of account is required') },
   response: ref(WalletStatesResponse),
   async handle(ctx) {
-    const { states, address_book, metadata } = await statesWithSideObjects(ctx, ctx.params.address);
-    return { wallets: states.map(toWalletState), address_book, metadata };
+    const states = await statesOf(ctx, ctx.params.address);
+    return { wallets: states.map(toWalletState), ...(await sideObjects(ctx, states.map((s) => s.account))) };
   },
 });
 
