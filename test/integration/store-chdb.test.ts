@@ -41,12 +41,8 @@ import {
   type NftItemFilter,
   readAccountStates,
   readAccountStatesByHash,
-  accountStatesByHashPart,
-  addressFactsPart,
   readActions,
   readAddressFacts,
-  readTogether,
-  transactionTraceIdsPart,
   readAdjacentTransactionHashes,
   readBlocks,
   readCodeHashes,
@@ -154,13 +150,6 @@ const NOT_READS: Record<string, string> = {
   codeHashesSql: 'SQL fragment, runs inside readCodeHashes and readAddressFacts',
   dnsDomainsSql: 'SQL fragment, runs inside readDnsDomains and readAddressFacts',
   tokenAddressesSql: 'SQL fragment, runs inside readTokenAddresses and readAddressFacts',
-  accountStatesByHashPart: 'a part of a shared read (together.ts): runs inside readAccountStatesByHash',
-  transactionTraceIdsPart: 'a part of a shared read (together.ts): runs inside readTransactionTraceIds',
-  addressFactsPart: 'a part of a shared read (together.ts): runs inside readAddressFacts',
-  readPart: 'runs one part: every read built of a part',
-  readMessageRows: 'readMessages\' first step, runs inside it (message cases)',
-  messageRecordsPart: 'a part of a shared read (together.ts): runs inside readMessageRecords',
-  withRecords: 'pure: pairs message rows with their records',
   tokenMetadata: 'pure: shapes one metadata entry',
   metadataOfEach: 'pure: picks each address\'s entries from a built map',
   rankedPage: 'runs inside readJettonHolders and readTopBalances',
@@ -377,7 +366,6 @@ const READS = {
   readTokenAddresses,
   readCodeInterfaces,
   readAddressFacts,
-  readTogether,
   readDnsEntries,
   readMultisigWallets,
   readMultisigOrders,
@@ -488,19 +476,6 @@ function readCases(data: Loaded): Cases {
       { args: [scope, stored.map((s) => ({ account: s.account, hash: s.account_state_hash, lt: s.last_trans_lt }))] },
       // The newer state of the active account is above the watermark.
       { args: [scope, [{ account: fixtureOf('active').account, hash: data.states.at(-1)!.account_state_hash, lt: data.states.at(-1)!.last_trans_lt }]], empty: true },
-    ],
-    // A transactions page's shared read: its states, trace ids and address facts in one UNION ALL.
-    readTogether: [
-      {
-        args: [
-          scope,
-          {
-            states: accountStatesByHashPart(database, scope, stored.map((s) => ({ account: s.account, hash: s.account_state_hash, lt: s.last_trans_lt }))),
-            traceIds: transactionTraceIdsPart(database, scope, someTxs.map((t) => t.hash)),
-            facts: addressFactsPart(direct, scope, [...stateAccounts, tx.account]),
-          },
-        ],
-      },
     ],
     readTopBalances: [{ args: [scope, { limit: 10, offset: 0 }] }, { args: [plain, { limit: 2, offset: 1 }] }],
     readBlocks: [

@@ -3,7 +3,6 @@ import type { Store } from '../client.js';
 import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
-import { type Part, type PartRow, readPart } from './together.js';
 
 /**
  * Latest code hash of each account (null when the account has no code or no stored state), from
@@ -83,39 +82,35 @@ export type AccountStateSummary = Pick<AccountStateRecord, 'account' | 'account_
  * Read from `account_state_summaries`: the states' records carry their code and data BoCs, which a
  * transaction does not show.
  */
-export async function readAccountStatesByHash(store: Store, scope: ReadScope, wanted: readonly { account: string; hash: string; lt: string }[]): Promise<Map<string, AccountStateSummary>> {
-  return readPart(store, scope, accountStatesByHashPart(store.database, scope, wanted));
-}
-
-/** readAccountStatesByHash as a part of a shared read (together.ts). */
-export function accountStatesByHashPart(db: string, scope: ReadScope, wanted: readonly { account: string; hash: string; lt: string }[]): Part<Map<string, AccountStateSummary>> {
-  const sql =
-    scope.watermark === null || wanted.length === 0
-      ? null
-      : `SELECT '' AS part_key, [account, account_state_hash, toString(balance), status, code_hash, data_hash, frozen_hash, extra_currencies] AS part_values
-         FROM ${db}.account_state_summaries
-         WHERE (account, last_trans_lt) IN ${accountLtList(wanted)} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
-           AND mc_block_seqno <= ${uint(scope.watermark)}
-         LIMIT 1 BY account, account_state_hash`;
+export async function readAccountStatesByHash(
+  store: Store,
+  scope: ReadScope,
+  wanted: readonly { account: string; hash: string; lt: string }[],
+): Promise<Map<string, AccountStateSummary>> {
+  const found = new Map<string, AccountStateSummary>();
+  if (scope.watermark === null || wanted.length === 0) return found;
+  const rows = await store.query<{ account: string; account_state_hash: string; balance: string; status: string; code_hash: string; data_hash: string; frozen_hash: string; extra_currencies: string }>(
+    `SELECT account, account_state_hash, balance, status, code_hash, data_hash, frozen_hash, extra_currencies FROM ${store.database}.account_state_summaries
+     WHERE (account, last_trans_lt) IN ${accountLtList(wanted)} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
+       AND mc_block_seqno <= ${uint(scope.watermark)}
+     LIMIT 1 BY account, account_state_hash`,
+    pointRead(scope),
+  );
   const hash = (h: string) => (h === '' ? null : h);
-  const decode = (rows: PartRow[]) => {
-    const found = new Map<string, AccountStateSummary>();
-    for (const { part_values: [account, account_state_hash, balance, status, code_hash, data_hash, frozen_hash, extra_currencies] } of rows) {
-      found.set(accountStateKey(account, account_state_hash), {
-        account,
-        account_state_hash,
-        balance,
-        // '' only for rows written without the field (not the decoder's): none, as an absent map.
-        extra_currencies: extra_currencies === '' ? {} : (JSON.parse(extra_currencies) as Record<string, string>),
-        status: status as AccountStateRecord['status'],
-        code_hash: hash(code_hash),
-        data_hash: hash(data_hash),
-        frozen_hash: hash(frozen_hash),
-      });
-    }
-    return found;
-  };
-  return { sql, decode };
+  for (const r of rows) {
+    found.set(accountStateKey(r.account, r.account_state_hash), {
+      account: r.account,
+      account_state_hash: r.account_state_hash,
+      balance: r.balance,
+      // '' only for rows written without the field (not the decoder's): none, as an absent map.
+      extra_currencies: r.extra_currencies === '' ? {} : (JSON.parse(r.extra_currencies) as Record<string, string>),
+      status: r.status as AccountStateRecord['status'],
+      code_hash: hash(r.code_hash),
+      data_hash: hash(r.data_hash),
+      frozen_hash: hash(r.frozen_hash),
+    });
+  }
+  return found;
 }
 
 /**

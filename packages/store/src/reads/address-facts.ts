@@ -3,8 +3,7 @@ import type { Store } from '../client.js';
 import { codeHashesSql } from './accounts.js';
 import { readCodeInterfaces } from './code-interfaces.js';
 import { dnsDomainsSql } from './contracts.js';
-import type { ReadScope } from './scope.js';
-import { type Part, type PartRow, readPart } from './together.js';
+import { pointRead, type ReadScope } from './scope.js';
 import { tokenAddressesSql } from './tokens.js';
 
 /** What an address book row says of an address besides its user-friendly form, and whether it has a metadata entry. */
@@ -27,47 +26,37 @@ export type AddressFacts = {
  * code, no interfaces, no name, no token when nothing is stored).
  */
 export async function readAddressFacts(store: Store, scope: ReadScope, addresses: Iterable<string | null>): Promise<Map<string, AddressFacts>> {
-  return readPart(store, scope, addressFactsPart(store, scope, addresses));
-}
-
-/** readAddressFacts as a part of a shared read (together.ts). */
-export function addressFactsPart(store: Store, scope: ReadScope, addresses: Iterable<string | null>): Part<Map<string, AddressFacts>> {
   const distinct = [...new Set([...addresses].filter((a): a is string => a !== null))];
-  const facts = (watermark: number | null) => [
-    `SELECT 'code' AS fact, address, value FROM (${codeHashesSql(store.database, distinct)})`,
-    ...(watermark === null
-      ? []
-      : [
-          `SELECT 'domain' AS fact, address, value FROM (${dnsDomainsSql(store, distinct, watermark)})`,
-          `SELECT 'token' AS fact, address, '' AS value FROM (${tokenAddressesSql(store.database, distinct, watermark)})`,
-        ]),
-  ];
-  const sql = distinct.length === 0 ? null : `SELECT address AS part_key, [fact, value] AS part_values FROM (${facts(scope.watermark).join(' UNION ALL ')})`;
-  const decode = async (rows: PartRow[]) => {
-    const codes = new Map<string, string | null>();
-    const domains = new Map<string, string>();
-    const tokens = new Set<string>();
-    for (const { part_key: address, part_values: [fact, value] } of rows) {
-      if (fact === 'code') codes.set(address, value === '' ? null : value);
-      else if (fact === 'domain') domains.set(address, value);
-      else tokens.add(address);
-    }
-    const interfaces = await readCodeInterfaces(store, scope, [...new Set([...codes.values()].filter((c): c is string => c !== null))]);
-    const out = new Map<string, AddressFacts>();
-    for (const a of distinct) {
-      const stored = codes.get(a);
-      const codeHash = stored ?? null;
-      out.set(a, {
-        codeHash,
-        interfaces: addressBookInterfaces(stored, stored ? interfaces.get(stored) : undefined),
-        domain: domains.get(a) ?? null,
-        bounceable: bounceableInAddressBook(codeHash),
-        token: tokens.has(a),
-      });
-    }
-    return out;
-  };
-  return { sql, decode };
+  const out = new Map<string, AddressFacts>();
+  if (distinct.length === 0) return out;
+  const db = store.database;
+  const parts = [`SELECT 'code' AS fact, address, value FROM (${codeHashesSql(db, distinct)})`];
+  if (scope.watermark !== null) {
+    parts.push(`SELECT 'domain' AS fact, address, value FROM (${dnsDomainsSql(store, distinct, scope.watermark)})`);
+    parts.push(`SELECT 'token' AS fact, address, '' AS value FROM (${tokenAddressesSql(db, distinct, scope.watermark)})`);
+  }
+  const rows = await store.query<{ fact: 'code' | 'domain' | 'token'; address: string; value: string }>(parts.join(' UNION ALL '), pointRead(scope));
+  const codes = new Map<string, string | null>();
+  const domains = new Map<string, string>();
+  const tokens = new Set<string>();
+  for (const r of rows) {
+    if (r.fact === 'code') codes.set(r.address, r.value === '' ? null : r.value);
+    else if (r.fact === 'domain') domains.set(r.address, r.value);
+    else tokens.add(r.address);
+  }
+  const interfaces = await readCodeInterfaces(store, scope, [...new Set([...codes.values()].filter((c): c is string => c !== null))]);
+  for (const a of distinct) {
+    const stored = codes.get(a);
+    const codeHash = stored ?? null;
+    out.set(a, {
+      codeHash,
+      interfaces: addressBookInterfaces(stored, stored ? interfaces.get(stored) : undefined),
+      domain: domains.get(a) ?? null,
+      bounceable: bounceableInAddressBook(codeHash),
+      token: tokens.has(a),
+    });
+  }
+  return out;
 }
 
 /**

@@ -2,9 +2,8 @@ import type { MessageRow, TransactionRow } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { MESSAGE_COLUMNS, type MessageColumns } from '../transaction-facts.js';
-import { messageRecordsPart } from './message-records.js';
+import { readMessageRecords } from './message-records.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
-import { readPart } from './together.js';
 
 /**
  * Filters of `/api/v3/messages` and `/api/v3/transactionsByMessage`; every field optional, all ANDed.
@@ -78,28 +77,12 @@ function conditions(db: string, f: MessageFilter, order: MessageOrder): string[]
 /** A message of /messages: the record, and the transactions it is the in / out message of (when stored). */
 export type FoundMessage = { message: MessageRow; inTxHash: string | null; outTxHash: string | null };
 
-/** A message of /messages before its record is read: the columns of one of its rows, and its transactions' hashes. */
-export type FoundMessageRow = { side: MessageColumns; inTxHash: string | null; outTxHash: string | null };
-
 /**
  * Messages at or below the watermark matching `filter`, one row per message hash (its in and out
- * sides grouped), one page: the rows (readMessageRows), then their records (messageRecordsPart).
+ * sides grouped), one page. The GROUP BY already makes one row of a row's replayed copies, so no FINAL
+ * (which made a lookup by hash 2-3x slower; measurements: migration 6).
  */
 export async function readMessages(store: Store, scope: ReadScope, filter: MessageFilter, page: Page & { order: MessageOrder }): Promise<FoundMessage[]> {
-  const rows = await readMessageRows(store, scope, filter, page);
-  return withRecords(rows, await readPart(store, scope, messageRecordsPart(store.database, rows.map((r) => r.side))));
-}
-
-/** The found messages of rows and their records (messageRecordsPart's answer for the rows' sides, in order). */
-export function withRecords(rows: FoundMessageRow[], records: MessageRow[]): FoundMessage[] {
-  return rows.map((r, i) => ({ message: records[i], inTxHash: r.inTxHash, outTxHash: r.outTxHash }));
-}
-
-/**
- * readMessages' first step: the page's rows, without records. The GROUP BY already makes one row of a
- * row's replayed copies, so no FINAL (which made a lookup by hash 2-3x slower; measurements: migration 6).
- */
-export async function readMessageRows(store: Store, scope: ReadScope, filter: MessageFilter, page: Page & { order: MessageOrder }): Promise<FoundMessageRow[]> {
   if (scope.watermark === null || (filter.hashes && filter.hashes.length === 0)) return [];
   const db = store.database;
   const where = [`mc_block_seqno <= ${uint(scope.watermark)}`, ...conditions(db, filter, page.order)];
@@ -113,11 +96,9 @@ export async function readMessageRows(store: Store, scope: ReadScope, filter: Me
     // By key through a lookup table: a point read; by address or time alone: a scan, on every thread.
     filter.hashes || filter.bodyHash !== undefined || filter.opcode !== undefined ? pointRead(scope) : scope.query,
   );
-  return rows.map((r) => ({
-    side: Object.fromEntries(MESSAGE_COLUMNS.map((c) => [c, c === 'hash' ? r.hash : r[`side_${c}`]])) as MessageColumns,
-    inTxHash: r.in_tx || null,
-    outTxHash: r.out_tx || null,
-  }));
+  const sides = rows.map((r) => Object.fromEntries(MESSAGE_COLUMNS.map((c) => [c, c === 'hash' ? r.hash : r[`side_${c}`]])) as MessageColumns);
+  const messages = await readMessageRecords(store, scope, sides);
+  return rows.map((r, i) => ({ message: messages[i], inTxHash: r.in_tx || null, outTxHash: r.out_tx || null }));
 }
 
 /**

@@ -2,8 +2,7 @@ import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { TRACE_COLUMNS, traceFromRow, type TraceRow } from '../trace-facts.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
-import { type Part, readPart } from './together.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -101,13 +100,10 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
 
 /** The trace of each of these transactions that has one stored (transaction_traces, migration 8). */
 export async function readTransactionTraceIds(store: Store, scope: ReadScope, txHashes: readonly string[]): Promise<Map<string, string>> {
-  return readPart(store, scope, transactionTraceIdsPart(store.database, scope, txHashes));
-}
-
-/** readTransactionTraceIds as a part of a shared read (together.ts). */
-export function transactionTraceIdsPart(db: string, scope: ReadScope, txHashes: readonly string[]): Part<Map<string, string>> {
-  return {
-    sql: scope.watermark === null || txHashes.length === 0 ? null : `SELECT tx_hash AS part_key, [any(trace_id)] AS part_values FROM ${db}.transaction_traces WHERE tx_hash IN ${strList(txHashes)} GROUP BY tx_hash`,
-    decode: (rows) => new Map(rows.map((r) => [r.part_key, r.part_values[0]])),
-  };
+  if (scope.watermark === null || txHashes.length === 0) return new Map();
+  const rows = await store.query<{ tx_hash: string; trace_id: string }>(
+    `SELECT tx_hash, any(trace_id) AS trace_id FROM ${store.database}.transaction_traces WHERE tx_hash IN ${strList(txHashes)} GROUP BY tx_hash`,
+    pointRead(scope),
+  );
+  return new Map(rows.map((r) => [r.tx_hash, r.trace_id]));
 }

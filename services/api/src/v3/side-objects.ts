@@ -1,23 +1,18 @@
-import { type AddressFacts, readAddressFacts, tokenMetadataOf, type AddressMetadata, type ReadScope, type Store } from '@tonstream/store';
+import { readAddressFacts, tokenMetadataOf, type AddressMetadata, type ReadScope, type Store } from '@tonstream/store';
 import { addressBookOf, type AddressBookRow } from './address-book.js';
 import type { Settings } from './request.js';
 
 export type SideObjects = { address_book: Record<string, AddressBookRow>; metadata: Record<string, AddressMetadata> };
-type SideContext = { settings: Settings; store: Store; scope: ReadScope; testnet: boolean };
 
 /**
  * The `address_book` and `metadata` of a response (each `{}` under X-No-Address-Book / X-No-Metadata)
  * from one read of the addresses' facts (readAddressFacts: code, interfaces, DNS name, token or not);
  * the token reads follow only when some address is a token (token-metadata.ts has the entries' rules).
  */
-export async function sideObjects(ctx: SideContext, addresses: Iterable<string | null>): Promise<SideObjects> {
-  if (ctx.settings.noAddressBook && ctx.settings.noMetadata) return { address_book: {}, metadata: {} };
-  return sideObjectsOf(await readAddressFacts(ctx.store, ctx.scope, addresses), ctx);
-}
-
-/** `sideObjects` of facts already read (addressFactsPart, in a page's shared read). */
-export async function sideObjectsOf(facts: ReadonlyMap<string, AddressFacts>, ctx: SideContext): Promise<SideObjects> {
+export async function sideObjects(ctx: { settings: Settings; store: Store; scope: ReadScope; testnet: boolean }, addresses: Iterable<string | null>): Promise<SideObjects> {
   const { settings, store, scope } = ctx;
+  if (settings.noAddressBook && settings.noMetadata) return { address_book: {}, metadata: {} };
+  const facts = await readAddressFacts(store, scope, addresses);
   const tokens = [...facts].filter(([, f]) => f.token).map(([a]) => a);
   return {
     address_book: settings.noAddressBook ? {} : addressBookOf(facts, ctx.testnet),

@@ -1,6 +1,6 @@
-import { addressFactsPart, messageRecordsPart, readAdjacentTransactionHashes, readMessageRows, readTogether, readTransactions, withRecords } from '@tonstream/store';
+import { readAdjacentTransactionHashes, readMessages, readTransactions } from '@tonstream/store';
 import { HttpError } from '../../http/http-error.js';
-import { sideObjectsOf } from '../side-objects.js';
+import { sideObjects } from '../side-objects.js';
 import { defineEndpoint } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { MAX_LIMIT, limit, list, offset, optional, required, sort } from '../../http/params.js';
@@ -42,7 +42,7 @@ export const messagesEndpoint = defineEndpoint({
   async handle({ params: p, store, scope, settings, testnet }) {
     const hashes = p.msg_hash ?? (p.hash === undefined ? undefined : [p.hash]);
     const byTime = p.start_utime !== undefined || p.end_utime !== undefined;
-    const rows = await readMessageRows(
+    const found = await readMessages(
       store,
       scope,
       {
@@ -52,18 +52,13 @@ export const messagesEndpoint = defineEndpoint({
       },
       { limit: p.limit, offset: p.offset, sort: p.sort, order: byTime ? 'utime' : 'lt' },
     );
-    // The records (their transactions' BoCs) and the side objects' facts share one round trip.
-    const address = (a: string) => (a === '' ? null : a);
-    const { records, facts } = await readTogether(store, scope, {
-      records: messageRecordsPart(store.database, rows.map((r) => r.side)),
-      facts: addressFactsPart(store, scope, settings.noAddressBook && settings.noMetadata ? [] : rows.flatMap((r) => [address(r.side.source), address(r.side.destination)])),
-    });
-    const messages = withRecords(rows, records).map(({ message, inTxHash, outTxHash }) => ({
+    const messages = found.map(({ message, inTxHash, outTxHash }) => ({
       ...toV3Message(message),
       ...(inTxHash === null ? {} : { in_msg_tx_hash: inTxHash }),
       ...(outTxHash === null ? {} : { out_msg_tx_hash: outTxHash }),
     }));
-    return { messages, ...(await sideObjectsOf(facts, { settings, store, scope, testnet })) };
+    const addresses = messages.flatMap((m) => [m.source, m.destination]);
+    return { messages, ...(await sideObjects({ settings, store, scope, testnet }, addresses)) };
   },
 });
 

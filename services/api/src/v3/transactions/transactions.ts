@@ -1,6 +1,6 @@
-import { accountStatesByHashPart, addressFactsPart, masterchainBlockIndexed, messageKey, readTogether, readTransactionMessages, readTransactions, transactionTraceIdsPart, type Page, type TransactionFilter } from '@tonstream/store';
+import { masterchainBlockIndexed, readAccountStatesByHash, readTransactionMessages, readTransactions, readTransactionTraceIds, type Page, type TransactionFilter } from '@tonstream/store';
 import { HttpError } from '../../http/http-error.js';
-import { addressBookOf } from '../address-book.js';
+import { buildAddressBook } from '../address-book.js';
 import { defineEndpoint, type EndpointContext } from '../endpoint.js';
 import * as kinds from '../../http/kinds.js';
 import { limit, list, offset, optional, type Params, required, sort } from '../../http/params.js';
@@ -15,29 +15,23 @@ import { toV3Transaction } from './objects.js';
 export async function transactionsResponse<P extends Params>(ctx: EndpointContext<P>, filter: TransactionFilter, page: Page & { order: 'lt' | 'now' }) {
   const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
-  // Messages come whole with their transactions (no query, but for rows written before migration 18);
-  // the states, trace ids and address facts of the page then share one round trip.
-  const messages = await readTransactionMessages(store, scope, rows);
   const stateHashes = rows.flatMap((t) => [
     { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt },
     { account: t.account, hash: t.account_state_hash_after, lt: t.lt },
   ]);
-  const addresses = rows.flatMap((t) => [
-    t.account,
-    t.in_msg ? (messages.get(messageKey(t.hash, 'in', t.in_msg.hash))?.source ?? null) : null,
-    ...t.out_msgs.map((m) => messages.get(messageKey(t.hash, 'out', m.hash))?.destination ?? null),
+  const [messages, states, traceIds] = await Promise.all([
+    readTransactionMessages(store, scope, rows),
+    readAccountStatesByHash(store, scope, stateHashes),
+    readTransactionTraceIds(store, scope, rows.map((t) => t.hash)),
   ]);
-  const { states, traceIds, facts } = await readTogether(store, scope, {
-    states: accountStatesByHashPart(store.database, scope, stateHashes),
-    traceIds: transactionTraceIdsPart(store.database, scope, rows.map((t) => t.hash)),
-    facts: addressFactsPart(store, scope, settings.noAddressBook ? [] : addresses),
-  });
   // trace_id is omitted until the tracer has stored the transaction's trace (toncenter: omitempty).
   const transactions = rows.map((t) => {
     const traceId = traceIds.get(t.hash);
     return traceId === undefined ? toV3Transaction(t, messages, states) : { ...toV3Transaction(t, messages, states), trace_id: traceId };
   });
-  return { transactions, address_book: settings.noAddressBook ? {} : addressBookOf(facts, testnet) };
+  const addresses = transactions.flatMap((t) => [t.account, t.in_msg?.source ?? null, ...t.out_msgs.map((m) => m.destination)]);
+  const address_book = settings.noAddressBook ? {} : await buildAddressBook(store, scope, addresses, testnet);
+  return { transactions, address_book };
 }
 
 /** 404 `masterchain block N not found` unless the block is stored and at or below the watermark. */
