@@ -147,9 +147,6 @@ const NOT_READS: Record<string, string> = {
   bucketCandidates: 'SQL fragment helper (ranked reads)',
   buildTokenMetadata: 'composes readTokenAddresses and tokenMetadataOf',
   tokenMetadataOf: 'composes the token reads here and the metadata cache read',
-  codeHashesSql: 'SQL fragment, runs inside readCodeHashes and readAddressFacts',
-  dnsDomainsSql: 'SQL fragment, runs inside readDnsDomains and readAddressFacts',
-  tokenAddressesSql: 'SQL fragment, runs inside readTokenAddresses and readAddressFacts',
   tokenMetadata: 'pure: shapes one metadata entry',
   metadataOfEach: 'pure: picks each address\'s entries from a built map',
   rankedPage: 'runs inside readJettonHolders and readTopBalances',
@@ -771,7 +768,7 @@ function tokenCases(data: Loaded, scope: ReadScope): Pick<Cases, TokenReads> {
       // A data hash names no code.
       { args: [scope, [s(wallet.data_hash)]], empty: true },
     ],
-    // Code hashes, DNS names and token flags in one query; the codes' interfaces are kept from readCodeInterfaces above.
+    // Code hashes, DNS names and token flags; the codes' interfaces are kept from readCodeInterfaces above.
     readAddressFacts: [
       { args: [scope, [s(wallet.address), jetton, s(collection.address), s(item.address), stranger, owners[0]]] },
       { args: [before, [s(wallet.address), jetton, stranger]] },

@@ -11,14 +11,12 @@ import { pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
 export async function readCodeHashes(store: Store, scope: ReadScope, accounts: readonly string[]): Promise<Map<string, string | null>> {
   const found = new Map<string, string | null>();
   if (accounts.length === 0) return found;
-  const rows = await store.query<{ address: string; value: string }>(codeHashesSql(store.database, accounts), pointRead(scope));
-  for (const r of rows) found.set(r.address, r.value === '' ? null : r.value);
+  const rows = await store.query<{ account: string; code_hash: string }>(
+    `SELECT account, argMax(code_hash, last_trans_lt) AS code_hash FROM ${store.database}.account_states_latest WHERE account IN ${strList([...accounts])} GROUP BY account`,
+    pointRead(scope),
+  );
+  for (const r of rows) found.set(r.account, r.code_hash === '' ? null : r.code_hash);
   return found;
-}
-
-/** readCodeHashes' query: (address, value) rows, value the code hash ('' for none). */
-export function codeHashesSql(db: string, accounts: readonly string[]): string {
-  return `SELECT account AS address, argMax(code_hash, last_trans_lt) AS value FROM ${db}.account_states_latest WHERE account IN ${strList([...accounts])} GROUP BY account`;
 }
 
 /**

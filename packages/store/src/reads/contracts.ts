@@ -100,15 +100,14 @@ export async function readNftSalesBySeller(store: Store, scope: ReadScope, selle
  */
 export async function readDnsDomains(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  if (scope.watermark === null || addresses.length === 0) return found;
-  const got = await store.query<{ address: string; value: string }>(dnsDomainsSql(store, addresses, scope.watermark), pointRead(scope));
-  for (const r of got) found.set(r.address, r.value);
+  const distinct = [...new Set(addresses)];
+  if (scope.watermark === null || distinct.length === 0) return found;
+  const wallets = inList('dns_wallet', distinct);
+  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, scope.watermark)], scope.watermark);
+  const got = await store.query<{ dns_wallet: string; domain: string }>(
+    `SELECT dns_wallet, domain FROM (${inner}) ${sqlWhere([...wallets, 'owner_address = dns_wallet', "domain != ''"])} ORDER BY dns_wallet, length(domain), domain LIMIT 1 BY dns_wallet`,
+    pointRead(scope),
+  );
+  for (const r of got) found.set(r.dns_wallet, r.domain);
   return found;
-}
-
-/** readDnsDomains' query: (address, value) rows, value the domain. */
-export function dnsDomainsSql(store: Store, addresses: readonly string[], watermark: number): string {
-  const wallets = inList('dns_wallet', [...new Set(addresses)]);
-  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, watermark)], watermark);
-  return `SELECT dns_wallet AS address, domain AS value FROM (${inner}) ${sqlWhere([...wallets, 'owner_address = dns_wallet', "domain != ''"])} ORDER BY dns_wallet, length(domain), domain LIMIT 1 BY dns_wallet`;
 }

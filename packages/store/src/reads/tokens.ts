@@ -146,18 +146,19 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
  * Which of `addresses` have ever been a token contract (a Jetton master or wallet, an NFT collection
  * or item) at or below the watermark: one key lookup per history table, so a response about plain
  * wallets (most of them) costs one cheap query for its `metadata`, not a read of every token table.
+ * The lookups are scalar subqueries of one SELECT, not a UNION ALL: 18.16 runs a UNION ALL's branches
+ * on threads of their own, which cost 3x the lookups (ClickHouse CPU per call, one address: 3.45 ms
+ * as a UNION ALL, 1.10 ms as scalar subqueries, 1.05 ms as four queries).
  */
 export async function readTokenAddresses(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<string[]> {
   if (scope.watermark === null || addresses.length === 0) return [];
-  const found = await store.query<{ address: string }>(`${tokenAddressesSql(store.database, addresses, scope.watermark)} ORDER BY address`, pointRead(scope));
-  return found.map((r) => r.address);
-}
-
-/** readTokenAddresses' query: the distinct token addresses, unordered. */
-export function tokenAddressesSql(db: string, addresses: readonly string[], watermark: number): string {
-  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(watermark)}`;
-  const parts = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address FROM ${db}.${t}_history ${where}`);
-  return `SELECT DISTINCT address FROM (${parts.join(' UNION ALL ')})`;
+  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
+  const tables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'];
+  const [row] = await store.query<Record<string, string[]>>(
+    `SELECT ${tables.map((t) => `(SELECT groupArray(address) FROM ${store.database}.${t}_history ${where}) AS ${t}`).join(', ')}`,
+    pointRead(scope),
+  );
+  return [...new Set(tables.flatMap((t) => row[t]))].sort();
 }
 
 /** Which token event table, its lookup by party and by token contract, and the party roles. */

@@ -19,7 +19,7 @@ export function addressBookRow(raw: string, codeHash: string | null, testnet: bo
  * (readAddressFacts: latest code hash, its interfaces, DNS name; shared with the streamer).
  */
 export async function buildAddressBook(store: Store, scope: ReadScope, addresses: Iterable<string | null>, testnet: boolean): Promise<Record<string, AddressBookRow>> {
-  return addressBookOf(await readAddressFacts(store, scope, addresses), testnet);
+  return addressBookOf(await readAddressFacts(store, scope, addresses, { tokens: false }), testnet);
 }
 
 /** The `address_book` of facts already read. */

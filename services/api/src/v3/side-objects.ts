@@ -12,7 +12,7 @@ export type SideObjects = { address_book: Record<string, AddressBookRow>; metada
 export async function sideObjects(ctx: { settings: Settings; store: Store; scope: ReadScope; testnet: boolean }, addresses: Iterable<string | null>): Promise<SideObjects> {
   const { settings, store, scope } = ctx;
   if (settings.noAddressBook && settings.noMetadata) return { address_book: {}, metadata: {} };
-  const facts = await readAddressFacts(store, scope, addresses);
+  const facts = await readAddressFacts(store, scope, addresses, { tokens: !settings.noMetadata });
   const tokens = [...facts].filter(([, f]) => f.token).map(([a]) => a);
   return {
     address_book: settings.noAddressBook ? {} : addressBookOf(facts, ctx.testnet),
