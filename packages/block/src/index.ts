@@ -11,7 +11,7 @@ export * from './tlb/config.js';
 export * from './tlb/common.js';
 export * from './tlb/msg-descr.js';
 export * from './tlb/hashmap.js';
-export { decodeBlock, blockRecords, messageRecord, transactionRecord, transactionFromBoc, loadTransactionBoc, EXTRA_FLAGS_VERSION, shardHex, toBase64, type DecodeOptions, type TransactionContext } from './normalize/normalize-block.js';
+export { decodeBlock, blockRecords, messageRecord, transactionRecord, transactionFromBoc, loadTransactionBoc, messageFromBoc, EXTRA_FLAGS_VERSION, shardHex, toBase64, type DecodeOptions, type TransactionContext } from './normalize/normalize-block.js';
 export type * from './normalize/block-records.js';
 export { writeBoc, type RawCell } from './boc/write-boc.js';
 export { partBoc, partIdentity, hashCell, type CellPart, type HashAndDepth } from './boc/subtree.js';

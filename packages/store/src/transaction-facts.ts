@@ -1,4 +1,4 @@
-import { EXTRA_FLAGS_VERSION, loadTransactionBoc, shardHex, toBase64, type Transaction, transactionFromBoc, type TransactionContext } from '@tonstream/block';
+import { EXTRA_FLAGS_VERSION, loadTransactionBoc, messageFromBoc, shardHex, toBase64, type Transaction, transactionFromBoc, type TransactionContext } from '@tonstream/block';
 import type { MessageRow, TransactionRecord, TransactionRow } from '@tonstream/records';
 
 /**
@@ -93,10 +93,10 @@ function messageRows(t: TransactionRecord): MessageRow[] {
 }
 
 /** What a `messages` row gives a reader beyond its key: its record text (empty when derived) and the fee bits' reading. */
-export type MessageColumns = { record: string; hash: string; direction: 'in' | 'out'; tx_lt: string; source: string; destination: string; reads_extra_flags: number | string };
+export type MessageColumns = { record: string; hash: string; direction: 'in' | 'out'; tx_hash: string; tx_lt: string; source: string; destination: string; reads_extra_flags: number | string };
 
 /** The columns of `messages` a reader takes for `storedMessage`. */
-export const MESSAGE_COLUMNS = ['record', 'hash', 'direction', 'tx_lt', 'source', 'destination', 'reads_extra_flags'] as const satisfies readonly (keyof MessageColumns)[];
+export const MESSAGE_COLUMNS = ['record', 'hash', 'direction', 'tx_hash', 'tx_lt', 'source', 'destination', 'reads_extra_flags'] as const satisfies readonly (keyof MessageColumns)[];
 
 /**
  * A message row's record text: empty for a message of a decoder whose transactions carry their BoC (every
@@ -118,17 +118,14 @@ export function messageTransactionKey(m: Pick<MessageColumns, 'direction' | 'sou
 
 /**
  * The message a row holds: its record text, or the record its transaction's BoC derives (`tx`, the
- * row of its transaction), the fee bits read as the row says. `derived` keeps the transactions derived
- * so far, for the other messages of the same transaction.
+ * row of its transaction; only this message is derived), the fee bits read as the row says.
  */
-export function storedMessage(row: MessageColumns, tx: TransactionColumns | undefined, derived = new Map<string, MessageRow[]>()): MessageRow {
+export function storedMessage(row: MessageColumns, tx: TransactionColumns | undefined): MessageRow {
   if (row.record !== '') return JSON.parse(row.record) as MessageRow;
   if (!tx || tx.boc === '') throw new Error(`message ${row.hash} (${row.direction}) has no stored transaction BoC to derive it from`);
+  const context = columnContext(tx);
   const flags = Number(row.reads_extra_flags) === 1;
-  const key = `${tx.account} ${row.tx_lt} ${flags}`;
-  let messages = derived.get(key);
-  if (!messages) derived.set(key, (messages = messageRows(transactionFromBoc(tx.boc, { ...columnContext(tx), globalVersion: flags ? EXTRA_FLAGS_VERSION : null }))));
-  const found = messages.find((m) => m.hash === row.hash && m.direction === row.direction);
+  const found = messageFromBoc(tx.boc, { ...context, globalVersion: flags ? EXTRA_FLAGS_VERSION : null }, row.direction, row.hash);
   if (!found) throw new Error(`message ${row.hash} (${row.direction}) is not in the BoC of its transaction ${tx.account} ${row.tx_lt}`);
-  return found;
+  return { ...found, direction: row.direction, tx_hash: row.tx_hash, tx_lt: row.tx_lt, mc_block_seqno: context.mcSeqno };
 }

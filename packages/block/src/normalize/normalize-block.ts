@@ -182,6 +182,20 @@ export function transactionFromBoc(boc: string, context: TransactionContext): Tr
   return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined);
 }
 
+/**
+ * One message of a transaction BoC, as `transactionRecord` has it (`messageRecord` on the same cells),
+ * found by its side and hash, without the rest of the record: the transaction's own hash and BoC cost as
+ * much as all its messages together. Undefined when the transaction has no such message.
+ */
+export function messageFromBoc(boc: string, context: TransactionContext, direction: 'in' | 'out', hash: string): MessageRecord | undefined {
+  const { cells, tx } = loadTransactionBoc(boc);
+  const account = `${context.blockRef.workchain}:${tx.accountAddr.toUpperCase()}`;
+  if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
+  const candidates = direction === 'in' ? (tx.inMsg ? [tx.inMsg] : []) : tx.outMsgs;
+  const m = candidates.find((c) => b64(cells.hash(c.cell)) === hash);
+  return m && messageRecord(cells, m, context.globalVersion ?? undefined);
+}
+
 /** A transaction BoC (base64) read, its cells not hashed: what it says without the cost of a record. */
 export function loadTransactionBoc(boc: string): { cells: CellTable; tx: Transaction } {
   const cells = parseBoc(Buffer.from(boc, 'base64'));

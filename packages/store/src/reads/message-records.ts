@@ -19,9 +19,8 @@ export async function readMessageRecords(store: Store, scope: ReadScope, rows: M
     );
     for (const t of found) txs.set(`${t.account} ${t.lt}`, t);
   }
-  const derivedSoFar = new Map<string, MessageRow[]>();
   return rows.map((r) => {
     const k = messageTransactionKey(r);
-    return storedMessage(r, txs.get(`${k.account} ${k.lt}`), derivedSoFar);
+    return storedMessage(r, txs.get(`${k.account} ${k.lt}`));
   });
 }
