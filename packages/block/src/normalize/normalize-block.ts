@@ -176,9 +176,7 @@ export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: 
  * the same cells, so the same record, messages included. The store keeps the BoC and derives the rest.
  */
 export function transactionFromBoc(boc: string, context: TransactionContext): TransactionRecord {
-  const { cells, tx } = loadTransactionBoc(boc);
-  const account = `${context.blockRef.workchain}:${tx.accountAddr.toUpperCase()}`;
-  if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
+  const { cells, tx } = loadTransactionOf(boc, context);
   return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined);
 }
 
@@ -188,12 +186,18 @@ export function transactionFromBoc(boc: string, context: TransactionContext): Tr
  * much as all its messages together. Undefined when the transaction has no such message.
  */
 export function messageFromBoc(boc: string, context: TransactionContext, direction: 'in' | 'out', hash: string): MessageRecord | undefined {
-  const { cells, tx } = loadTransactionBoc(boc);
-  const account = `${context.blockRef.workchain}:${tx.accountAddr.toUpperCase()}`;
-  if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
+  const { cells, tx } = loadTransactionOf(boc, context);
   const candidates = direction === 'in' ? (tx.inMsg ? [tx.inMsg] : []) : tx.outMsgs;
   const m = candidates.find((c) => b64(cells.hash(c.cell)) === hash);
   return m && messageRecord(cells, m, context.globalVersion ?? undefined);
+}
+
+/** loadTransactionBoc of the transaction `context` names: a BoC of another account's is an error. */
+function loadTransactionOf(boc: string, context: TransactionContext): { cells: CellTable; tx: Transaction } {
+  const loaded = loadTransactionBoc(boc);
+  const account = `${context.blockRef.workchain}:${loaded.tx.accountAddr.toUpperCase()}`;
+  if (context.account !== account) throw new BocError(`the transaction is of account ${account} (by its cell and block), not ${context.account}`);
+  return loaded;
 }
 
 /** A transaction BoC (base64) read, its cells not hashed: what it says without the cost of a record. */
