@@ -4,6 +4,7 @@ export { createKafka, ensureTopics, TopicConfigError, CONSUMER_FETCH, type Kafka
 export { fetchConsumerLag, pollConsumerLag, type PartitionLag, type LagPollerOptions } from './lag.js';
 export { murmur2, partitionForKey } from './partition.js';
 export { deadLetterChunks, TRUNCATED_FROM_HEADER } from './dead-letter.js';
+export { createIdempotentProducer, kafkaErrorType, type IdempotentProducer } from './producer.js';
 export { watchConsumer, type ConsumerHealth, type ConsumerWatch } from './consumer-watch.js';
 export { bundleByPartition, bundleLines, type Bundle, type KeyedRecord } from './record-bundle.js';
 export { type ConsumedMessage, type DecodedMessage, type DecodedTopic, readDecodedMessage } from './decoded-message.js';

@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, kafkaErrorType, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
 import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
@@ -73,10 +73,8 @@ type Source = { topic: string; partition: number };
 
 /** The broker's error code when it refused the messages themselves (see REFUSED_MESSAGES). */
 function refusedMessages(err: unknown): string | undefined {
-  for (let e = err as { type?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 5; e = e.cause as typeof e, depth++) {
-    if (typeof e.type === 'string' && REFUSED_MESSAGES.has(e.type)) return e.type;
-  }
-  return undefined;
+  const type = kafkaErrorType(err);
+  return type !== undefined && REFUSED_MESSAGES.has(type) ? type : undefined;
 }
 
 /**
@@ -92,29 +90,18 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   if (compression === CompressionTypes.GZIP) useFastGzip();
   const dlq = topics.blocksDeadLetters;
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
-  // Idempotent: a retried produce request cannot duplicate records (one request in flight keeps order).
-  // Retries are unbounded (kafkajs warns that bounded retries break idempotence): while the broker is
-  // away the decoder waits rather than skipping blocks.
-  const newProducer = () =>
-    kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
+  // Idempotent: a retried produce request cannot duplicate records (createIdempotentProducer: one
+  // send at a time, a new producer after a failed one). Retries are unbounded (kafkajs warns that
+  // bounded retries break idempotence): while the broker is away the decoder waits rather than skipping blocks.
+  const producer = createIdempotentProducer(
+    kafka,
+    {
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
       retry: { initialRetryTime: 300, maxRetryTime: 10_000, retries: Number.MAX_SAFE_INTEGER },
-    });
-  let producer = newProducer();
-  /**
-   * After the broker refused a request, kafkajs's idempotent producer has already counted the refused
-   * batches in its sequence numbers and every later produce fails (OUT_OF_ORDER_SEQUENCE_NUMBER):
-   * a new producer starts a new sequence.
-   */
-  async function renewProducer() {
-    const old = producer;
-    producer = newProducer();
-    await old.disconnect().catch(() => {});
-    await producer.connect();
-  }
+    },
+    logger,
+  );
   const admin = kafka.admin();
   const pool = createDecodePool(deps.workers ?? 0);
   let stopLag: () => void = () => {};
@@ -187,7 +174,6 @@ export function createDecoder(deps: DecoderDeps): Decoder {
       await publishBlocks(blocks);
     } catch (err) {
       if (!refusedMessages(err)) throw err;
-      await renewProducer();
       published = [];
       for (const { block, message } of chunk.decoded) {
         try {
@@ -196,7 +182,6 @@ export function createDecoder(deps: DecoderDeps): Decoder {
         } catch (one) {
           const code = refusedMessages(one);
           if (!code) throw one;
-          await renewProducer();
           const error = new Error(`Kafka refused the block's records (${code}): ${(one as Error).message}`);
           metrics.errors.inc({ kind: 'produce' });
           logger.error('block records refused by Kafka, sent to the dead-letter topic', { block_key: block.key, ...source, offset: message.offset, dead_letter_topic: dlq, err: error });

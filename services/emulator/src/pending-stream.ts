@@ -1,7 +1,7 @@
-import { ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
+import { createIdempotentProducer, ensureTopics, topicSpecs, type Topics } from '@tonstream/bus';
 import type { Logger } from '@tonstream/runtime';
 import type { PendingTraceEntry } from '@tonstream/store';
-import type { Kafka, Producer } from 'kafkajs';
+import type { Kafka } from 'kafkajs';
 
 /** What the streamer is told about pending traces (`ton.pending_traces`, key: the external's hash_norm). */
 export type PendingStream = {
@@ -21,7 +21,7 @@ export type PendingStream = {
  * toncenter's pub/sub would lose too; the confirmed events follow from the chain either way).
  */
 export function createPendingStream(kafka: Kafka, topics: Topics, logger: Logger, onError: () => void): PendingStream {
-  const producer: Producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1 });
+  const producer = createIdempotentProducer(kafka, {}, logger);
   const send = (key: string, value: object) => {
     producer.send({ topic: topics.pendingTraces, messages: [{ key, value: JSON.stringify(value) }] }).catch((err: unknown) => {
       onError();

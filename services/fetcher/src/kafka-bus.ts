@@ -2,8 +2,8 @@
  * The fetcher's side of Kafka: publishes raw blocks (acks from all in-sync replicas, idempotent
  * producer) and reads/writes its checkpoint in the compacted checkpoints topic.
  */
-import { blockKey, CONSUMER_FETCH, encodeRawBlock, ensureTopics, type RawBlock, type Topics, topicSpecs } from '@tonstream/bus';
-import { type Kafka, Partitioners, type Producer } from 'kafkajs';
+import { blockKey, CONSUMER_FETCH, createIdempotentProducer, encodeRawBlock, ensureTopics, type RawBlock, type Topics, topicSpecs } from '@tonstream/bus';
+import { type Kafka, Partitioners } from 'kafkajs';
 import { type Checkpoint, encodeCheckpoint, latestCheckpoint } from './checkpoint.js';
 
 /** Sends larger than this are split (in order): the broker caps one request at socket.request.max.bytes. */
@@ -33,12 +33,7 @@ export async function openKafkaBus({ kafka, topics, clientId, partitions }: Kafk
   } finally {
     await admin.disconnect();
   }
-  const producer: Producer = kafka.producer({
-    idempotent: true,
-    maxInFlightRequests: 1,
-    allowAutoTopicCreation: false,
-    createPartitioner: Partitioners.DefaultPartitioner,
-  });
+  const producer = createIdempotentProducer(kafka, { allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner });
   await producer.connect();
 
   const publish = async (blocks: readonly RawBlock[]) => {

@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import {
   type ActionRecord,
@@ -110,7 +110,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
   };
   const lookup: ContractLookup<C> = (address) => contracts.get(address);
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = createIdempotentProducer(kafka, { allowAutoTopicCreation: false }, logger);
   const admin = kafka.admin();
   let state: AssemblerState = emptyState();
   /** The last batch marked (the saved seqno after a restart); null: this tracer began without state. */

@@ -1,5 +1,5 @@
 import { isProgrammingError, isRetriable } from '@tonstream/errors';
-import { CONSUMER_FETCH, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { migrate, type Store, writeBatch } from '@tonstream/store';
@@ -79,7 +79,7 @@ export function createWriter(deps: WriterDeps): Writer {
   const consumed = [...kinds.keys()];
   const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   // Dead letters are produced before their batch's offsets commit; idempotent, retried while Kafka is away.
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+  const producer = createIdempotentProducer(kafka, { allowAutoTopicCreation: false }, logger);
   const admin = kafka.admin();
   const maxRecordChars = deps.maxRecordChars ?? MAX_RECORD_CHARS;
   const watermark = createWatermarkKeeper({
