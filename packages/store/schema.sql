@@ -206,6 +206,12 @@ CREATE MATERIALIZED VIEW {database}.dns_entries_by_wallet_mv TO {database}.dns_e
   mc_block_seqno UInt32
 ) AS SELECT dns_wallet, address, last_trans_lt, mc_block_seqno FROM {database}.dns_entries  WHERE dns_wallet != '';
 
+CREATE TABLE {database}.hot_tier_breaks (
+  at_ms UInt64,
+  tier String,
+  reason String
+) ENGINE = MergeTree ORDER BY (tier, at_ms) SETTINGS index_granularity = 8192;
+
 CREATE TABLE {database}.index_receipts (
   mc_seqno UInt32,
   block String,

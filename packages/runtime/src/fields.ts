@@ -20,6 +20,13 @@ export const redisFields = {
   redisUrl: url('REDIS_URL', 'Redis URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
 };
 
+/** The hot tier for point reads (@tonstream/store hot/): written by the writer, read by the API. */
+export const hotTierFields = {
+  hotTier: oneOf('HOT_TIER', 'the hot tier of point reads in Redis (REDIS_URL): `on` writes (writer) and reads (API) it, `off` neither', ['on', 'off'] as const, 'on'),
+  hotTierPrefix: str('HOT_TIER_PREFIX', 'prefix of the hot tier\'s Redis keys; empty: `tonstream:hot:<CLICKHOUSE_DATABASE>:`', ''),
+  hotTierTtlSeconds: int('HOT_TIER_TTL_SECONDS', 'seconds an account stays in the hot tier after its last write (then read from ClickHouse)', 30 * 24 * 3600, { min: 60, max: 10 * 365 * 24 * 3600 }),
+};
+
 export const logFields = {
   logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),
 };

@@ -35,6 +35,7 @@ export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder 
 export { TRACE_COLUMNS, type TraceRow, traceFromRow } from './trace-facts.js';
 export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';
 export * from './pending/index.js';
+export * from './hot/index.js';
 export * from './api-keys/index.js';
 export { readJettonHolders, readJettonMasters, readJettonWallets, readNftCollections, readNftItems, readTokenAddresses, readTokenEvents, type EventFilter, type EventKind, type JettonWalletFilter, type NftItemFilter, type NftListing, type Row as TokenRow } from './reads/tokens.js';
 export * from './metadata/index.js';

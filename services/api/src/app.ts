@@ -1,5 +1,5 @@
 import type { Logger } from '@tonstream/runtime';
-import type { Store } from '@tonstream/store';
+import type { HotGate, Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Counter, Histogram, type Registry } from 'prom-client';
 import { failureOf } from './http/failure.js';
@@ -34,6 +34,8 @@ export type ApiDeps = {
   rateLimit?: RateLimit;
   lite?: Liteserver;
   pending?: PendingReader;
+  /** The hot tier of point reads. @default none (ClickHouse answers) */
+  hot?: HotGate;
   healthNotes?: () => string[];
   /** v3 values of parameters a request leaves out (API_DEFAULT_LIMIT). */
   defaults?: RequestDefaults;
@@ -49,7 +51,7 @@ export type ApiDeps = {
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, healthNotes = () => [], defaults, streaming, checkResponses = 'off' }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, hot, healthNotes = () => [], defaults, streaming, checkResponses = 'off' }: ApiDeps): express.Express {
   const app = express();
   const index = createIndexState(store);
   app.disable('x-powered-by');
@@ -83,7 +85,7 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   if (rateLimit) app.use(['/api/v2', '/api/v3', STATUS_DATA_PATH], rateLimit.middleware);
   app.use(createStatusRouter({ store, index, registry }));
   app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
-  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, defaults, checkResponses: responseCheck(checkResponses, registry, logger) }));
+  app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, hot, defaults, checkResponses: responseCheck(checkResponses, registry, logger) }));
   if (streaming) app.all(STREAMING_HTTP_PATHS, (req, res) => streaming.http(req, res));
 
   app.use('/api/v3', (req) => {

@@ -1,4 +1,4 @@
-import { bool, clickhouseFields, type ConfigOf, defaultFrom, type Field, int, kafkaFields, logFields, oneOf, redisFields, serviceSpec, str, url } from '@tonstream/runtime';
+import { bool, clickhouseFields, hotTierFields, type ConfigOf, defaultFrom, type Field, int, kafkaFields, logFields, oneOf, redisFields, serviceSpec, str, url } from '@tonstream/runtime';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './http/params.js';
 
 /** An http(s) URL, or `none`. */
@@ -19,6 +19,7 @@ export const API_CONFIG = {
   redisUrl: { ...redisFields.redisUrl, doc: 'Redis holding API keys and rate-limit windows, shared by every API process (also read by `npm run keys`), and the emulator\'s pending traces' },
   redisPrefix: str('API_REDIS_PREFIX', 'prefix of the Redis keys of API keys and limits', 'tonstream:api:'),
   pendingRedisPrefix: str('PENDING_REDIS_PREFIX', 'prefix of the emulator\'s pending trace keys in Redis (REDIS_URL), read by the pending endpoints', 'tonstream:'),
+  ...hotTierFields,
   trustProxy: int('API_TRUST_PROXY', 'reverse proxies in front of the API whose `X-Forwarded-For` names the client IP the limits count', 0, { min: 0, max: 16 }),
   streamingUrl: defaultFrom(
     urlOrNone('API_STREAMING_URL', 'the streamer `/api/streaming/v2/sse`, `/ws` and `/api/streaming/healthz` are passed on to (one origin, as toncenter.com; see services/streamer/README.md); `none`: not served here', 'http://127.0.0.1:8082'),

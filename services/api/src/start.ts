@@ -2,7 +2,7 @@
 import type { Server } from 'node:http';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
-import { createStore, migrate } from '@tonstream/store';
+import { connectHotTier, createStore, defaultHotPrefix, hotGate, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
 import { createApiServer } from './http/http-server.js';
 import type { ApiConfig } from './config.js';
@@ -33,8 +33,11 @@ export async function startApi(config: ApiConfig, { logger, registry }: ServiceC
   const lite = chain && publisher ? publisher.wrap(chain) : chain;
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   steps.add('pending redis', async () => pending.redis.disconnect());
+  const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, config.hotTierPrefix || defaultHotPrefix(config.clickhouseDatabase), config.hotTierTtlSeconds) : undefined;
+  if (hot) steps.add('hot tier redis', async () => hot.redis.disconnect());
+  const hotReads = hot && hotGate(hot, store, (problem) => (problem === null ? logger.info('hot tier in use', { prefix: hot.prefix }) : logger.warn('hot tier not used, ClickHouse answers', { prefix: hot.prefix, reason: problem })));
   const streaming = config.streamingUrl === 'none' ? undefined : createStreamingProxy(new URL(config.streamingUrl), config.trustProxy, logger);
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming, checkResponses: config.checkResponses });
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, hot: hotReads, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming, checkResponses: config.checkResponses });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);

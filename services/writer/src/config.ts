@@ -1,4 +1,4 @@
-import { clickhouseFields, type ConfigOf, int, kafkaFields, logFields, metricsFields, serviceSpec } from '@tonstream/runtime';
+import { clickhouseFields, type ConfigOf, hotTierFields, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec } from '@tonstream/runtime';
 
 /** The writer's environment variables (its README's table is rendered from these). */
 export const WRITER_CONFIG = {
@@ -7,6 +7,8 @@ export const WRITER_CONFIG = {
   clickhouseDatabase: { ...clickhouseFields.clickhouseDatabase, doc: 'ClickHouse database of the tables (created and migrated at start)' },
   batchRows: int('WRITER_BATCH_ROWS', 'records per ClickHouse batch at most', 10_000, { min: 1, max: 1_000_000 }),
   flushMs: int('WRITER_FLUSH_MS', 'longest wait before a partial batch is written (ms)', 200, { min: 1, max: 600_000 }),
+  redisUrl: { ...redisFields.redisUrl, doc: 'Redis of the hot tier (HOT_TIER)' },
+  ...hotTierFields,
   ...metricsFields(9103),
   ...logFields,
 };

@@ -27,6 +27,7 @@ export function createWriterMetrics(registry: Registry) {
     consumerLag: new Gauge({ name: 'tonstream_writer_consumer_lag', help: 'Messages between the committed offset and the end of each consumed partition', labelNames: ['topic', 'partition'] as const, registers }),
     clickhouseUp: new Gauge({ name: 'tonstream_writer_clickhouse_up', help: '1 when the last ClickHouse write succeeded, 0 while retrying', registers }),
     retries: new Counter({ name: 'tonstream_writer_write_retries_total', help: 'Failed ClickHouse write attempts that were retried', registers }),
+    hotTierFailures: new Counter({ name: 'tonstream_writer_hot_tier_failures_total', help: 'Batches whose hot tier write failed (each marks the tier broken until it is rebuilt)', registers }),
     deadLetters: new Counter({ name: 'tonstream_writer_dead_letters_total', help: 'Consumed records (or messages without a value) refused and sent to the records dead-letter topic, by source topic', labelNames: ['topic'] as const, registers }),
   };
 }

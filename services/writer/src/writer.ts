@@ -2,13 +2,13 @@ import { isProgrammingError, isRetriable } from '@tonstream/errors';
 import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
-import { migrate, type Store, writeBatch } from '@tonstream/store';
+import { type HotTier, initHotTier, migrate, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotStates } from '@tonstream/store';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
 import type { WriterMetrics } from './metrics.js';
 import { type DeadLetter, readMessage, topicKinds } from './records.js';
-import { DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
+import { abortableSleep, DEFAULT_RETRY, retryWhileRetriable, type RetryPolicy } from './retry.js';
 import { createSink } from './sink.js';
 import { createWatermarkKeeper, indexTrack, tracesTrack } from './watermark.js';
 
@@ -18,6 +18,9 @@ export const WRITER_GROUP_ID = 'tonstream-writer';
 const MAX_IN_FLIGHT_BATCHES = 2;
 /** Interval of the progress log line and of the lag gauges. */
 const PROGRESS_MS = 5_000;
+/** A hot tier write is tried this often, HOT_RETRY_MS apart, before the tier is marked broken. */
+const HOT_WRITE_ATTEMPTS = 3;
+const HOT_RETRY_MS = 300;
 const LAG_POLL_MS = 5_000;
 
 export type WriterDeps = {
@@ -38,6 +41,8 @@ export type WriterDeps = {
   maxRecordChars?: number;
   /** `max.message.bytes` the topics must allow (checked at start). Default MAX_MESSAGE_BYTES. */
   maxMessageBytes?: number;
+  /** The hot tier, written with every batch before its receipts (a failed write is recorded as a break: hot/gate.ts). */
+  hot?: HotTier;
 };
 
 export type Writer = {
@@ -73,7 +78,7 @@ function deadLetterMessage(d: DeadLetter): Message {
  * with its reason; it never stops the writer. After each batch the watermark is moved forward.
  */
 export function createWriter(deps: WriterDeps): Writer {
-  const { kafka, topics, store, logger, metrics } = deps;
+  const { kafka, topics, store, logger, metrics, hot } = deps;
   const groupId = deps.groupId ?? WRITER_GROUP_ID;
   const kinds = topicKinds(topics);
   const consumed = [...kinds.keys()];
@@ -121,6 +126,23 @@ export function createWriter(deps: WriterDeps): Writer {
   }
 
   /**
+   * The batch's states to the hot tier. When Redis fails, the tier is marked broken in ClickHouse
+   * before the receipts (the API then reads ClickHouse until it is rebuilt): indexing goes on.
+   */
+  async function writeHot(tier: HotTier, batch: RecordBatch) {
+    const states = batch.accountStates.map((s) => s.record);
+    // A blip (a reconnect) is waited out briefly: a break costs a rebuild.
+    const attempt = (n: number): Promise<void> => writeHotStates(tier, states).catch(async (err: unknown) => (n >= HOT_WRITE_ATTEMPTS ? Promise.reject(err) : (await abortableSleep(HOT_RETRY_MS, abort.signal), attempt(n + 1))));
+    try {
+      await attempt(1);
+    } catch (err) {
+      metrics.hotTierFailures.inc();
+      logger.warn('hot tier write failed: marked broken, the API reads ClickHouse until `npm run hot:rebuild`', { err: (err as Error).message });
+      await recordHotBreak(store, tier, (err as Error).message);
+    }
+  }
+
+  /**
    * Stores a batch: dead letters to Kafka, then rows, then receipts, waiting out outages of either;
    * consumption is paused while any batch is retrying.
    */
@@ -132,7 +154,7 @@ export function createWriter(deps: WriterDeps): Writer {
         await sendDeadLetters(pending.dead);
         deadSent = true;
       }
-      return writeBatch(store, pending.batch);
+      return writeBatch(store, pending.batch, hot && (() => writeHot(hot, pending.batch)));
     };
     try {
       const result = await retryWhileRetriable(storeOnce, {
@@ -246,6 +268,7 @@ export function createWriter(deps: WriterDeps): Writer {
         onRetry: (err, attempt, delayMs) => logger.warn('ClickHouse unavailable at start, retrying migrations', { attempt, delay_ms: delayMs, err: (err as Error).message }),
       });
       logger.info('schema migrated', { database: store.database, applied: migrated.applied, version: migrated.current });
+      if (hot && (await initHotTier(hot, store).catch((err: unknown) => logger.warn('hot tier not initialised', { err: (err as Error).message })))) logger.info('hot tier started with the index', { prefix: hot.prefix });
       metrics.clickhouseUp.set(1);
       await admin.connect();
       const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));

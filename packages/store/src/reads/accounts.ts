@@ -1,16 +1,33 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
+import type { HotTier } from '../hot/layout.js';
+import { readHotCodeHashes, readHotStates } from '../hot/states.js';
 import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
+
+/**
+ * What the hot tier answers of a read (scope.hot), and which keys are left for ClickHouse: all of them
+ * without a tier, or when Redis failed (a fallback, slower, never an error).
+ */
+async function fromHotTier<V>(scope: ReadScope, keys: readonly string[], read: (tier: HotTier) => Promise<{ found: Map<string, V>; missing: string[] }>): Promise<{ found: Map<string, V>; missing: readonly string[] }> {
+  if (!scope.hot || keys.length === 0) return { found: new Map(), missing: keys };
+  try {
+    return await read(scope.hot);
+  } catch {
+    return { found: new Map(), missing: keys };
+  }
+}
 
 /**
  * Latest code hash of each account (null when the account has no code or no stored state), from
  * `account_states_latest`. Used to choose an address's user-friendly form.
  */
 export async function readCodeHashes(store: Store, scope: ReadScope, accounts: readonly string[]): Promise<Map<string, string | null>> {
-  const found = new Map<string, string | null>();
-  if (accounts.length === 0) return found;
+  const hot = await fromHotTier(scope, accounts, (tier) => readHotCodeHashes(tier, accounts));
+  const found = hot.found;
+  if (hot.missing.length === 0) return found;
+  accounts = hot.missing;
   const rows = await store.query<{ account: string; code_hash: string }>(
     `SELECT account, argMax(code_hash, last_trans_lt) AS code_hash FROM ${store.database}.account_states_latest WHERE account IN ${strList([...accounts])} GROUP BY account`,
     pointRead(scope),
@@ -26,12 +43,16 @@ export async function readCodeHashes(store: Store, scope: ReadScope, accounts: r
  * above the watermark (a block being indexed) is read again from the `account_states` history
  * (migration 3), which may still hold the one before it. An account with no state at or below the
  * watermark is absent. (Both tables were read for every account before: twice the reads of the common case.)
+ * The hot tier (scope.hot) answers first; ClickHouse only for the accounts it cannot.
  */
 export async function readAccountStates(store: Store, scope: ReadScope, accounts: readonly string[]): Promise<Map<string, AccountStateRecord>> {
-  const found = new Map<string, AccountStateRecord>();
-  if (scope.watermark === null || accounts.length === 0) return found;
-  const db = store.database;
+  if (scope.watermark === null || accounts.length === 0) return new Map();
   const w = scope.watermark;
+  const hot = await fromHotTier(scope, accounts, (tier) => readHotStates(tier, accounts, w));
+  const found = hot.found;
+  if (hot.missing.length === 0) return found;
+  accounts = hot.missing;
+  const db = store.database;
   // The newest of an account's unmerged versions (ReplacingMergeTree keeps the highest lt only after a
   // merge), found on narrow columns first so that only its record is read (bench:api's dataset: 60 KiB
   // read per lookup, where sorting the granule's records read 885 KiB).

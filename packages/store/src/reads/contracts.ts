@@ -1,4 +1,5 @@
 import type { Store } from '../client.js';
+import { readHotDnsCandidates } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
@@ -100,8 +101,11 @@ export async function readNftSalesBySeller(store: Store, scope: ReadScope, selle
  */
 export async function readDnsDomains(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
-  const distinct = [...new Set(addresses)];
+  let distinct = [...new Set(addresses)];
   if (scope.watermark === null || distinct.length === 0) return found;
+  // The tier names the few addresses a DNS item may point at; for the rest there is no domain.
+  if (scope.hot) distinct = (await readHotDnsCandidates(scope.hot, distinct, scope.watermark).catch(() => undefined)) ?? distinct;
+  if (distinct.length === 0) return found;
   const wallets = inList('dns_wallet', distinct);
   const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, scope.watermark)], scope.watermark);
   const got = await store.query<{ dns_wallet: string; domain: string }>(

@@ -1,11 +1,13 @@
 import type { QueryOptions } from '../client.js';
+import type { HotTier } from '../hot/layout.js';
 
 /**
  * What every API read is bounded by: the watermark (nothing above it is served; null before anything
  * is indexed, when reads answer empty) and the caller's query limits. Reads of traces and actions
  * are bounded by `traces` too, the traces watermark (trace-progress.ts): absent or null, they answer empty.
+ * `hot`: the hot tier, when it can answer at this watermark (hot/gate.ts); reads it serves ask it first.
  */
-export type ReadScope = { watermark: number | null; traces?: number | null; query?: QueryOptions };
+export type ReadScope = { watermark: number | null; traces?: number | null; query?: QueryOptions; hot?: HotTier };
 
 /** The highest masterchain seqno a trace or action served may end in: both watermarks; null: none. */
 export function tracesBound(scope: ReadScope): number | null {

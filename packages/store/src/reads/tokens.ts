@@ -1,4 +1,5 @@
 import type { Store } from '../client.js';
+import { readHotTokenAddresses } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
@@ -152,6 +153,10 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
  */
 export async function readTokenAddresses(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<string[]> {
   if (scope.watermark === null || addresses.length === 0) return [];
+  if (scope.hot) {
+    const hot = await readHotTokenAddresses(scope.hot, addresses, scope.watermark).catch(() => undefined);
+    if (hot) return [...new Set(hot)].sort();
+  }
   const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
   const tables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'];
   const [row] = await store.query<Record<string, string[]>>(

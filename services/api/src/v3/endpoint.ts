@@ -1,4 +1,4 @@
-import type { ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
+import type { HotGate, ReadScope, Store, TracesWatermark, Watermark } from '@tonstream/store';
 import express, { type Request, type Response } from 'express';
 import { HttpError } from '../http/http-error.js';
 import type { IndexState } from '../index-state.js';
@@ -77,6 +77,8 @@ export type V3Deps = {
   now?: () => number;
   lite?: Liteserver;
   pending?: PendingReader;
+  /** The hot tier when it can answer at a watermark (@tonstream/store `hotGate`). @default none: ClickHouse answers */
+  hot?: HotGate;
   defaults?: RequestDefaults;
   /** Every answer checked against the served OpenAPI document (API_CHECK_RESPONSES); `reject` answers 500 on a mismatch. */
   checkResponses?: { reject: boolean; report(route: string, problem: string): void };
@@ -111,7 +113,8 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const { signal } = deadline;
     try {
       const mc = watermark?.mc_seqno ?? null;
-      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
+      const hot = await deps.hot?.at(mc);
+      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query, hot }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
       const body = shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([

@@ -1,0 +1,37 @@
+import type { Redis } from 'ioredis';
+
+/**
+ * The hot tier: what point reads ask for all day, in Redis (or Kvrocks: plain strings, hashes and
+ * sorted sets, no scripts), written by the writer beside ClickHouse and read before it. Keys, under
+ * one prefix (default `tonstream:hot:<database>:`, so indexes sharing a Redis never meet):
+ *
+ * | key | type | content |
+ * |---|---|---|
+ * | `meta` | hash | `epoch`, `built_at_ms`, `run_id`, `from_mc`: the tier is complete since it was built (gate.ts) |
+ * | `state:<wc:HEX>` | sorted set | the account's last HOT_STATE_VERSIONS stored states by `last_trans_lt`: the state record as stored in ClickHouse without `code_boc` |
+ * | `code:<code hash>` | string | the code's BoC (base64), shared by every account running it |
+ * | `tokens` | sorted set | every address that has been a Jetton master or wallet, an NFT collection or item, by the lowest masterchain seqno it was one at |
+ * | `dns_wallets` | sorted set | every address a DNS item's wallet record has named, by the lowest masterchain seqno it did |
+ *
+ * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is
+ * read from ClickHouse again. `tokens` and `dns_wallets` are complete (they only grow, with the tokens
+ * and DNS items of the chain): an address absent from them is not one, without asking ClickHouse.
+ */
+export type HotTier = { redis: Redis; prefix: string; ttlSeconds: number };
+
+/** States kept per account: a read needs the newest at or below the watermark, which trails the writer by a few blocks. */
+export const HOT_STATE_VERSIONS = 3;
+
+export const DEFAULT_HOT_TTL_SECONDS = 30 * 24 * 3600;
+
+export function defaultHotPrefix(database: string): string {
+  return `tonstream:hot:${database}:`;
+}
+
+export const hotKeys = (prefix: string) => ({
+  meta: `${prefix}meta`,
+  state: (account: string) => `${prefix}state:${account}`,
+  code: (codeHash: string) => `${prefix}code:${codeHash}`,
+  tokens: `${prefix}tokens`,
+  dnsWallets: `${prefix}dns_wallets`,
+});

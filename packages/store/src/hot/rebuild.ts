@@ -1,0 +1,54 @@
+import type { AccountStateRecord } from '@tonstream/records';
+import type { Store } from '../client.js';
+import { readWatermark } from '../index-progress.js';
+import { str } from '../sql.js';
+import { dropHotMeta, type HotMeta, writeHotMeta } from './gate.js';
+import { type HotTier, hotKeys } from './layout.js';
+import { writeHotStates } from './states.js';
+
+/** Accounts per page read from ClickHouse (in account order, the table's key). */
+const PAGE = 20_000;
+
+export type RebuildProgress = { accounts: number; lastAccount: string };
+
+/**
+ * Fills the tier from ClickHouse while the writer goes on: the tier is marked unusable, every stored
+ * state of `account_states_latest` is added (the versions the writer adds meanwhile sort in by lt),
+ * then it is marked complete from the rebuild's start: a write that failed since then leaves it unusable
+ * (gate.ts), one that succeeded is in it. Nothing is deleted: what the tier held is a real state too.
+ */
+export async function rebuildHotTier(store: Store, tier: HotTier, onProgress: (p: RebuildProgress) => void = () => {}): Promise<HotMeta> {
+  const startedMs = Date.now();
+  await dropHotMeta(tier);
+  const watermark = await readWatermark(store);
+  let after = '';
+  let accounts = 0;
+  for (;;) {
+    const rows = await store.query<{ record: string }>(
+      `SELECT record FROM ${store.database}.account_states_latest WHERE account > ${str(after)} AND account IN (SELECT DISTINCT account FROM ${store.database}.account_states_latest WHERE account > ${str(after)} ORDER BY account LIMIT ${PAGE}) ORDER BY account`,
+    );
+    if (rows.length === 0) break;
+    const states = rows.map((r) => JSON.parse(r.record) as AccountStateRecord);
+    await writeHotStates(tier, states);
+    after = states[states.length - 1].account;
+    accounts += new Set(states.map((s) => s.account)).size;
+    onProgress({ accounts, lastAccount: after });
+  }
+  const db = store.database;
+  const tokenTables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address, mc_block_seqno FROM ${db}.${t}_history`);
+  await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).tokens, `SELECT address, min(mc_block_seqno) AS mc FROM (${tokenTables.join(' UNION ALL ')}) GROUP BY address`);
+  await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).dnsWallets, `SELECT dns_wallet AS address, min(mc_block_seqno) AS mc FROM ${db}.dns_entries_by_wallet GROUP BY dns_wallet`);
+  return writeHotMeta(tier, startedMs, watermark?.mc_seqno ?? 0);
+}
+
+/** A `tokens`-like sorted set from a query of (address, mc), at the lowest seqno (`LT`: the writer's own additions meanwhile stay if lower). */
+async function fillFirstSeqnos(store: Store, tier: HotTier, key: string, sql: string): Promise<void> {
+  const rows = await store.query<{ address: string; mc: number }>(sql);
+  for (let i = 0; i < rows.length; i += PAGE) {
+    const pipeline = tier.redis.pipeline();
+    for (const r of rows.slice(i, i + PAGE)) pipeline.zadd(key, 'LT', Number(r.mc), r.address);
+    const results = await pipeline.exec();
+    const failed = results?.find(([err]) => err !== null);
+    if (!results || failed) throw failed?.[0] ?? new Error('Redis answered no results');
+  }
+}
