@@ -1,0 +1,162 @@
+/**
+ * The hot tier (issue 27) answers what ClickHouse answers, on the real Redis and ClickHouse. Data: a
+ * local chain's token traffic (Jetton and NFT mints, transfers, burns) decoded block by block as the
+ * pipeline does, plus DNS items, multisig and sale contracts (contract-states.ts), each batch written
+ * as the writer writes it (rows, then the tier, then receipts). Compared, at every masterchain seqno
+ * of the chain as the watermark (so the tier also holds states above it, as when a writer was killed
+ * after writing a batch and before its receipts): the reads the tier serves, then the API's answers
+ * with and without it. And the tier is not used when it cannot be trusted: a failed write (a break),
+ * a Redis restarted since the build, Redis down (ClickHouse answers, no error).
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createLogger, createRegistry } from '@tonstream/runtime';
+import {
+  connectHotTier, createStore, hotGate, type HotTier, hotTierProblem, initHotTier, migrate, readAccountStates, readAddressFacts, readCodeHashes, readDnsDomains,
+  readHotStates, readTokenAddresses, rebuildHotTier, recordBatch, type RecordBatch, recordHotBreak, type ReadScope, saveWatermark, type Store, writeBatch, writeHotStates,
+} from '@tonstream/store';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../services/api/src/app.js';
+import { createApiServer } from '../../services/api/src/http/http-server.js';
+import { dropDatabase } from '../support/clickhouse.js';
+import { freePort } from '../support/processes.js';
+import { raw } from '../support/ledger.js';
+import { localnetData } from './chdb-localnet-data.js';
+import { contractStates, dnsNamedWallet, dnsWallet, dnsWalletLater } from './contract-states.js';
+
+const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL || 'http://127.0.0.1:8123';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const runId = `${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`;
+const database = `tonstream_hot_${runId}`;
+const prefix = `test:hot:${runId}:`;
+
+let store: Store;
+let tier: HotTier;
+let seqnos: number[];
+/** Every account with a state, the DNS wallets, and two strangers. */
+let addresses: string[];
+const closing: (() => Promise<unknown>)[] = [];
+
+const writeAsTheWriter = (batch: RecordBatch) => writeBatch(store, batch, () => writeHotStates(tier, batch.accountStates.map((s) => s.record)));
+
+beforeAll(async () => {
+  store = createStore({ url: CLICKHOUSE_URL, database });
+  await migrate(store);
+  tier = await connectHotTier(REDIS_URL, prefix, 3600);
+  closing.push(async () => {
+    const keys = await tier.redis.keys(`${prefix}*`);
+    if (keys.length > 0) await tier.redis.del(...keys);
+    tier.redis.disconnect();
+  });
+  // The writer's start on an empty index: the tier is complete from the first block.
+  expect(await initHotTier(tier, store)).toBe(true);
+  const data = await localnetData('hot tier', 8, 2);
+  seqnos = data.mcSeqnos;
+  for (const batch of data.batches) await writeAsTheWriter(batch);
+  // DNS items and other contracts at the third seqno, the DNS item's wallet moved at the last.
+  await writeAsTheWriter(recordBatch({ accountStates: contractStates(seqnos[2], seqnos[seqnos.length - 1]) }));
+  const states = data.batches.flatMap((b) => b.accountStates.map((s) => s.record.account));
+  const stranger = (n: number) => `0:${String(n).repeat(64)}`;
+  addresses = [...new Set([...states, ...contractStates(0, 0).map((s) => s.account), raw(dnsWallet), raw(dnsWalletLater), raw(dnsNamedWallet), stranger(7), stranger(9)])].sort();
+}, 300_000);
+
+afterAll(async () => {
+  for (const close of closing.reverse()) await close().catch(() => {});
+  await store?.close();
+  await dropDatabase(CLICKHOUSE_URL, database);
+});
+
+/** The four reads the tier serves and what the address book builds of them, as plain data. */
+async function reads(scope: ReadScope) {
+  const plain = <V>(m: Map<string, V>) => Object.fromEntries([...m].sort(([a], [b]) => a.localeCompare(b)));
+  return {
+    states: plain(await readAccountStates(store, scope, addresses)),
+    codeHashes: plain(await readCodeHashes(store, scope, addresses)),
+    tokens: await readTokenAddresses(store, scope, addresses),
+    domains: plain(await readDnsDomains(store, scope, addresses)),
+    facts: plain(await readAddressFacts(store, scope, addresses)),
+  };
+}
+
+describe('the hot tier', () => {
+  it('answers every read as ClickHouse does, at every watermark, also holding states above it', async () => {
+    expect(await hotTierProblem(tier, store)).toBeNull();
+    for (const watermark of [seqnos[0] - 1, ...seqnos]) {
+      const fromClickHouse = await reads({ watermark });
+      expect(await reads({ watermark, hot: tier }), `watermark ${watermark}`).toEqual(fromClickHouse);
+    }
+    // Not vacuous: at the last watermark the tier itself holds every state, there are tokens, domains, and a later DNS wallet.
+    const last = seqnos[seqnos.length - 1];
+    const { found, missing } = await readHotStates(tier, addresses, last);
+    const ch = await reads({ watermark: last });
+    expect(found.size).toBe(Object.keys(ch.states).length);
+    expect(missing.length).toBe(addresses.length - found.size);
+    expect(ch.tokens.length).toBeGreaterThan(5);
+    // The address-book rule names a wallet only where the DNS item's owner is that wallet too.
+    expect(ch.domains).toEqual({ [raw(dnsNamedWallet)]: 'named.ton' });
+    expect((await reads({ watermark: seqnos[1], hot: tier })).domains).toEqual({});
+  });
+
+  it('gives the API the same answers as ClickHouse alone', async () => {
+    const last = seqnos[seqnos.length - 1];
+    await saveWatermark(store, { mc_seqno: last, gen_utime: 1_690_000_000 });
+    const serve = async (hot: boolean) => {
+      const app = createApp({ store, registry: createRegistry('api'), logger: createLogger({ level: 'error' }), checkResponses: 'reject', hot: hot ? hotGate(tier, store) : undefined });
+      const server = createApiServer(app).listen(0, '127.0.0.1');
+      await new Promise((r) => server.once('listening', r));
+      closing.push(() => new Promise<void>((r) => server.close(() => r())));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v3`;
+    };
+    const [withTier, without] = await Promise.all([serve(true), serve(false)]);
+    const some = (n: number, from: number) => addresses.slice(from, from + n).map((a) => `address=${encodeURIComponent(a)}`).join('&');
+    const paths = [
+      ...[0, 5, 10, 15].flatMap((i) => [`/accountStates?${some(5, i)}`, `/walletStates?${some(5, i)}`, `/addressBook?${some(5, i)}`, `/metadata?${some(5, i)}`]),
+      `/accountStates?${some(3, 0)}&include_boc=false`,
+      ...addresses.slice(0, 6).map((a) => `/transactions?account=${encodeURIComponent(a)}&limit=5`),
+      '/jetton/wallets?limit=20',
+      '/jetton/masters?limit=5',
+      '/nft/items?limit=20',
+      '/messages?limit=20',
+    ];
+    let tierAnswered = 0;
+    for (const path of paths) {
+      const [a, b] = await Promise.all([withTier, without].map(async (base) => {
+        const res = await fetch(base + path);
+        return { status: res.status, body: await res.text() };
+      }));
+      expect(a, path).toEqual(b);
+      expect(a.status, path).toBe(200);
+      if (a.body.includes('"user_friendly"')) tierAnswered++;
+    }
+    expect(tierAnswered).toBeGreaterThan(paths.length / 2);
+  });
+
+  it('is not used after a failed write until it is rebuilt, nor after a Redis restart', async () => {
+    const gate = hotGate(tier, store);
+    const w = seqnos[seqnos.length - 1];
+    expect(await gate.at(w)).toBe(tier);
+    await recordHotBreak(store, tier, 'test: Redis refused the batch');
+    expect(await hotTierProblem(tier, store)).toMatch(/failed/);
+    // A new watermark is checked again (the same one is rechecked after a few seconds).
+    expect(await gate.at(w + 1)).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 5)); // a rebuild starts after the break
+    await rebuildHotTier(store, tier);
+    expect(await hotTierProblem(tier, store)).toBeNull();
+    expect(await gate.at(w + 2)).toBe(tier);
+    expect(await reads({ watermark: w, hot: tier })).toEqual(await reads({ watermark: w }));
+    // Another run id: what Redis holds may be an older copy of the tier.
+    await tier.redis.hset(`${prefix}meta`, 'run_id', 'an earlier run');
+    expect(await hotTierProblem(tier, store)).toMatch(/restarted/);
+    expect(await gate.at(w + 3)).toBeUndefined();
+    await rebuildHotTier(store, tier);
+    expect(await gate.at(w + 4)).toBe(tier);
+  });
+
+  it('with Redis down, ClickHouse answers: the same, and no error', async () => {
+    const down = await connectHotTier(`redis://127.0.0.1:${await freePort()}`, prefix, 3600);
+    closing.push(async () => down.redis.disconnect());
+    const w = seqnos[seqnos.length - 1];
+    expect(await reads({ watermark: w, hot: down })).toEqual(await reads({ watermark: w }));
+    expect(await hotGate(down, store).at(w)).toBeUndefined();
+  });
+});
