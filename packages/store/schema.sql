@@ -210,7 +210,7 @@ CREATE TABLE {database}.hot_tier_breaks (
   at_ms UInt64,
   tier String,
   reason String
-) ENGINE = MergeTree ORDER BY (tier, at_ms) SETTINGS index_granularity = 8192;
+) ENGINE = ReplacingMergeTree ORDER BY (tier, at_ms, reason) SETTINGS index_granularity = 8192;
 
 CREATE TABLE {database}.index_receipts (
   mc_seqno UInt32,

@@ -17,12 +17,16 @@
  * endpoint is then loaded on both APIs back to back with the same targets, and each line reports
  * after/before ratios and ClickHouse queries per request (SelectQuery events over sequential requests).
  * BENCH_API_BEFORE=0 leaves the earlier release out; BENCH_API_BEFORE_FIRST=1 loads it first on each line.
+ *
+ * Hot tier (issue 27): the API under test reads it (HOT_TIER=on), built once for the dataset in the
+ * dev Redis (`npm run hot:rebuild`'s work, ~100 s) and kept while it can answer; BENCH_API_HOT=0 runs
+ * that API on ClickHouse alone.
  */
 import { loadavg } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks, readMessages, readTraces, readTransactions, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
+import { connectHotTier, DEFAULT_HOT_TTL_SECONDS, defaultHotPrefix, hotTierProblem, masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks, readCodeHashes, readMessages, readTraces, readTransactions, rebuildHotTier, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { writeSchema17Batch } from '../support/schema17-writer.js';
 import { CHAIN, type DatasetSchema, ensureDataset } from './api-bench-data.js';
@@ -51,6 +55,9 @@ const BEFORE_FIRST = process.env.BENCH_API_BEFORE_FIRST === '1';
 const SCHEMA_17: DatasetSchema = { migrations: MIGRATIONS.filter((m) => m.version <= 17), write: writeSchema17Batch };
 /** Seconds of one connection's requests one after another, for the single-request latency (0: not measured). */
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 5);
+/** The API under test reads the hot tier (built for the dataset once, kept in Redis); BENCH_API_HOT=0: ClickHouse alone. */
+const HOT = process.env.BENCH_API_HOT !== '0';
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** Sequential requests per endpoint and side over which ClickHouse queries are counted. */
 const COUNTED_REQUESTS = 50;
 
@@ -111,6 +118,23 @@ async function mergeParts(store: Store): Promise<void> {
   }
 }
 
+/** The dataset's hot tier: built when it cannot answer (not built, Redis restarted), else kept. */
+async function ensureHotTier(store: Store) {
+  const tier = await connectHotTier(REDIS_URL, defaultHotPrefix(store.database), DEFAULT_HOT_TTL_SECONDS);
+  try {
+    const problem = await hotTierProblem(tier, store);
+    const started = Date.now();
+    if (problem !== null) {
+      log(`hot tier: ${problem}; building it`);
+      await rebuildHotTier(store, tier, ({ accounts }) => accounts % 200_000 === 0 && log(`hot tier: ${accounts} accounts`));
+    }
+    const memory = /^used_memory:(\d+)/m.exec(await tier.redis.info('memory'))?.[1];
+    return { built: problem !== null, seconds: (Date.now() - started) / 1000, redis_used_memory_bytes: Number(memory) };
+  } finally {
+    tier.redis.disconnect();
+  }
+}
+
 /** The same dataset in schema 17, written by its writer, for the release before issue 26 to serve. */
 async function beforeDataset(range: { first: number; last: number }): Promise<Store> {
   const data = await ensureDataset(CLICKHOUSE_URL, `${DATABASE}_before`, log, CHAIN, SCHEMA_17);
@@ -158,8 +182,9 @@ async function main(): Promise<void> {
   const traceData = await ensureTraces(store, range, log);
   const tokenData = await ensureTokens(store, range, log);
   await mergeParts(store);
+  const hotTier = HOT ? await ensureHotTier(store) : undefined;
   const beforeStore = baseline ? await beforeDataset(range) : undefined;
-  const [accounts, messageHashes, mcInfo, actionAccounts, traceIds, actionTypes] = await Promise.all([
+  const [accounts, messageHashes, mcInfo, actionAccounts, traceIds, actionTypes, txHashes] = await Promise.all([
     store.query<{ account: string }>(`SELECT account FROM ${db}.transactions_by_hash WHERE account LIKE '0:%' ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ hash: string }>(`SELECT hash FROM ${db}.messages ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ lo: number; hi: number; utime: number }>(`SELECT min(seqno) AS lo, max(seqno) AS hi, max(gen_utime) AS utime FROM ${db}.blocks WHERE workchain = -1`),
@@ -167,7 +192,9 @@ async function main(): Promise<void> {
     store.query<{ account: string }>(`SELECT account FROM ${db}.action_accounts ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ trace_id: string }>(`SELECT trace_id FROM ${db}.traces ORDER BY rand() LIMIT ${SAMPLES}`),
     store.query<{ type: string }>(`SELECT DISTINCT type FROM ${db}.actions`),
+    store.query<{ hash: string }>(`SELECT hash FROM ${db}.transactions_by_hash ORDER BY rand() LIMIT ${SAMPLES}`),
   ]);
+  const txHash = () => pick(txHashes).hash;
   const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
   const account = () => pick(accounts).account;
   const messageHash = () => pick(messageHashes).hash;
@@ -197,6 +224,11 @@ async function main(): Promise<void> {
       floor: () => one((s) => readTransactions(s, scope, {}, { ...page, order: 'lt' })),
     },
     {
+      name: 'transactions_by_hash',
+      path: () => `/api/v3/transactions?hash=${q(txHash())}`,
+      floor: () => one((s) => readTransactions(s, scope, { hashes: [txHash()] }, { ...page, order: 'lt' })),
+    },
+    {
       name: 'transactionsByMasterchainBlock',
       path: () => `/api/v3/transactionsByMasterchainBlock?seqno=${mcSeqno()}`,
       floor: () => one((s) => readTransactions(s, scope, { mcSeqno: mcSeqno() }, { ...page, order: 'lt' })),
@@ -210,6 +242,16 @@ async function main(): Promise<void> {
       name: 'accountStates',
       path: () => `/api/v3/accountStates?address=${q(account())}`,
       floor: () => one((s) => readAccountStates(s, scope, [account()])),
+    },
+    {
+      name: 'walletStates',
+      path: () => `/api/v3/walletStates?address=${q(account())}`,
+      floor: () => one((s) => readAccountStates(s, scope, [account()])),
+    },
+    {
+      name: 'addressBook',
+      path: () => `/api/v3/addressBook?address=${q(account())}`,
+      floor: () => one((s) => readCodeHashes(s, scope, [account()])),
     },
     {
       name: 'blocks_workchain_0',
@@ -239,7 +281,7 @@ async function main(): Promise<void> {
 
   const logs = mkdtempSync(join(tmpdir(), 'tonstream-bench-api-'));
   const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
-  const afterEnv = await apiEnv(DATABASE);
+  const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off' };
   const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
   const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
   const results: Record<string, EndpointResult> = {};
@@ -294,6 +336,7 @@ async function main(): Promise<void> {
         database: DATABASE, ...data.counts, traces: traceData.traces, actions: traceData.actions, watermark,
         load_seconds: Math.round(data.loadSeconds), reused: data.loadSeconds === 0, traces_seconds: Math.round(traceData.seconds), traces_reused: traceData.seconds === 0,
         tokens: tokenData.counts, tokens_seconds: Math.round(tokenData.seconds), tokens_reused: tokenData.seconds === 0,
+        hot_tier: hotTier ?? 'off',
       },
       endpoints: results,
       target: TARGET,

