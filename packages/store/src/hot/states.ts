@@ -9,8 +9,8 @@ function member(s: AccountStateRecord): string {
 }
 
 /**
- * Adds states to the tier in one pipeline: each to its account's versions (a state written again is
- * the same member, so replays change nothing), the account's oldest versions beyond
+ * Adds states to the tier in one pipeline: each to its account's versions (a state written again
+ * replaces its version: replays change nothing), the account's oldest versions beyond
  * HOT_STATE_VERSIONS dropped, codes stored once per hash; a token state's account to `tokens`, a DNS
  * item's wallet record to `dns_wallets`, each at the lowest seqno seen (`LT`: replays change nothing).
  * Facts as the token and contract rows read them (`factsOf`). Throws when Redis did not take every command.
@@ -22,6 +22,8 @@ export async function writeHotStates(tier: HotTier, states: readonly AccountStat
   const codes = new Map<string, string>();
   for (const s of states) {
     const key = keys.state(s.account);
+    // One member per version: a state written again in another form (a rebuild's) replaces it.
+    pipeline.zremrangebyscore(key, s.last_trans_lt, s.last_trans_lt);
     pipeline.zadd(key, s.last_trans_lt, member(s));
     pipeline.zremrangebyrank(key, 0, -(HOT_STATE_VERSIONS + 1));
     pipeline.expire(key, tier.ttlSeconds);
@@ -111,7 +113,7 @@ export async function readHotCodeHashes(tier: HotTier, accounts: readonly string
     const [err, members] = results[i] ?? [new Error('no reply')];
     const newest = err ? undefined : (members as string[])[0];
     if (newest === undefined) return void missing.push(account);
-    found.set(account, (JSON.parse(newest) as AccountStateRecord).code_hash);
+    found.set(account, (JSON.parse(newest) as AccountStateRecord).code_hash ?? null);
   });
   return { found, missing };
 }
