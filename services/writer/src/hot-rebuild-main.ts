@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '@tonstream/runtime';
-import { connectHotTier, createStore, defaultHotPrefix, rebuildHotTier } from '@tonstream/store';
+import { connectHotTier, createStore, defaultHotPrefix, rebuildHotTierOnce } from '@tonstream/store';
 import { WRITER_CONFIG } from './config.js';
 
 /**
@@ -25,11 +25,15 @@ async function main(): Promise<number> {
   try {
     const started = Date.now();
     let shown = 0;
-    const meta = await rebuildHotTier(store, tier, ({ accounts }) => {
+    const meta = await rebuildHotTierOnce(store, tier, ({ accounts }) => {
       if (Date.now() - shown < 2_000) return;
       shown = Date.now();
       console.error(`hot:rebuild: ${accounts.toLocaleString('en-US')} accounts`);
     });
+    if (meta === null) {
+      console.error(`hot:rebuild: another process is rebuilding ${prefix} (its claim: key ${prefix}rebuilding)`);
+      return 1;
+    }
     const memory = /^used_memory:(\d+)/m.exec(await tier.redis.info('memory'))?.[1];
     console.log(JSON.stringify({ prefix, from_mc_seqno: meta.fromMc, seconds: (Date.now() - started) / 1000, redis_used_memory_bytes: Number(memory) }));
     return 0;

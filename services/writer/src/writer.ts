@@ -2,7 +2,7 @@ import { isProgrammingError, isRetriable } from '@tonstream/errors';
 import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
-import { type HotTier, initHotTier, migrate, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotStates } from '@tonstream/store';
+import { type HotTier, hotTierProblem, initHotTier, migrate, rebuildHotTierOnce, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotStates } from '@tonstream/store';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
@@ -123,6 +123,27 @@ export function createWriter(deps: WriterDeps): Writer {
     // In chunks the topic takes (a refused produce would be retried forever), a too big one cut.
     for (const messages of deadLetterChunks(dead.map(deadLetterMessage), deps.maxMessageBytes ?? MAX_MESSAGE_BYTES)) await producer.send({ topic: topics.recordsDeadLetters, acks: -1, messages });
     for (const d of dead) metrics.deadLetters.inc({ topic: d.source.topic });
+  }
+
+  /**
+   * At start: an empty index starts the tier with it; a tier that cannot answer (never built, Redis
+   * restarted, a failed write) is rebuilt from ClickHouse in the background by one writer, while
+   * batches are written (and added to it) as usual.
+   */
+  async function prepareHotTier(tier: HotTier) {
+    try {
+      if (await initHotTier(tier, store)) return logger.info('hot tier started with the index', { prefix: tier.prefix });
+      const problem = await hotTierProblem(tier, store);
+      if (problem === null) return;
+      logger.info('hot tier cannot answer: rebuilding it from ClickHouse in the background', { prefix: tier.prefix, reason: problem });
+      const started = Date.now();
+      void rebuildHotTierOnce(store, tier).then(
+        (meta) => logger.info(meta ? 'hot tier rebuilt' : 'hot tier being rebuilt by another process', { prefix: tier.prefix, seconds: (Date.now() - started) / 1000 }),
+        (err: unknown) => logger.warn('hot tier rebuild failed: the API reads ClickHouse (npm run hot:rebuild)', { err: (err as Error).message }),
+      );
+    } catch (err) {
+      logger.warn('hot tier not prepared: the API reads ClickHouse (npm run hot:rebuild)', { err: (err as Error).message });
+    }
   }
 
   /**
@@ -268,7 +289,7 @@ export function createWriter(deps: WriterDeps): Writer {
         onRetry: (err, attempt, delayMs) => logger.warn('ClickHouse unavailable at start, retrying migrations', { attempt, delay_ms: delayMs, err: (err as Error).message }),
       });
       logger.info('schema migrated', { database: store.database, applied: migrated.applied, version: migrated.current });
-      if (hot && (await initHotTier(hot, store).catch((err: unknown) => logger.warn('hot tier not initialised', { err: (err as Error).message })))) logger.info('hot tier started with the index', { prefix: hot.prefix });
+      if (hot) await prepareHotTier(hot);
       metrics.clickhouseUp.set(1);
       await admin.connect();
       const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));

@@ -2,5 +2,5 @@ export { DEFAULT_HOT_TTL_SECONDS, defaultHotPrefix, HOT_STATE_VERSIONS, hotKeys,
 export { readHotCodeHashes, readHotStates, writeHotStates } from './states.js';
 export { readHotDnsCandidates, readHotTokenAddresses } from './facts.js';
 export { dropHotMeta, hotGate, type HotGate, hotTierProblem, initHotTier, readHotMeta, recordHotBreak, redisRunId, writeHotMeta, type HotMeta } from './gate.js';
-export { rebuildHotTier, type RebuildProgress } from './rebuild.js';
+export { rebuildHotTier, rebuildHotTierOnce, type RebuildProgress } from './rebuild.js';
 export { connectHotTier } from './connect.js';

@@ -11,6 +11,7 @@ import type { Redis } from 'ioredis';
  * | `state:<wc:HEX>` | sorted set | the account's last HOT_STATE_VERSIONS stored states by `last_trans_lt`: the state record as stored in ClickHouse without `code_boc` |
  * | `code:<code hash>` | string | the code's BoC (base64), shared by every account running it |
  * | `tokens` | sorted set | every address that has been a Jetton master or wallet, an NFT collection or item, by the lowest masterchain seqno it was one at |
+ * | `rebuilding` | string | a writer's claim on a rebuild (expires) |
  * | `dns_wallets` | sorted set | every address a DNS item's wallet record has named, by the lowest masterchain seqno it did |
  *
  * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is

@@ -48,6 +48,27 @@ export async function rebuildHotTier(store: Store, tier: HotTier, onProgress: (p
   return writeHotMeta(tier, startedMs, watermark?.mc_seqno ?? 0);
 }
 
+/** A claim on a rebuild lasts this long after its last page: one of a killed process runs out soon. */
+const REBUILD_CLAIM_MS = 60_000;
+
+/**
+ * Rebuilds the tier unless another process claimed the rebuild (a Redis key renewed page by page, so
+ * one of several writers does it, and the claim of a killed one runs out within a minute). Resolves with the meta, or null
+ * when another had the claim.
+ */
+export async function rebuildHotTierOnce(store: Store, tier: HotTier, onProgress?: (p: RebuildProgress) => void): Promise<HotMeta | null> {
+  const claim = `${tier.prefix}rebuilding`;
+  if ((await tier.redis.set(claim, String(process.pid), 'PX', REBUILD_CLAIM_MS, 'NX')) !== 'OK') return null;
+  try {
+    return await rebuildHotTier(store, tier, (p) => {
+      void tier.redis.pexpire(claim, REBUILD_CLAIM_MS).catch(() => {});
+      onProgress?.(p);
+    });
+  } finally {
+    await tier.redis.del(claim).catch(() => {});
+  }
+}
+
 /** A `tokens`-like sorted set from a query of (address, mc), at the lowest seqno (`LT`: the writer's own additions meanwhile stay if lower). */
 async function fillFirstSeqnos(store: Store, tier: HotTier, key: string, sql: string): Promise<void> {
   const rows = await store.query<{ address: string; mc: number }>(sql);
