@@ -21,6 +21,8 @@ const PROGRESS_MS = 5_000;
 /** A hot tier write is tried this often, HOT_RETRY_MS apart, before the tier is marked broken. */
 const HOT_WRITE_ATTEMPTS = 3;
 const HOT_RETRY_MS = 300;
+/** After a failed hot tier write or rebuild, the tier is checked (and rebuilt if it must) this much later. */
+const HOT_HEAL_MS = 30_000;
 const LAG_POLL_MS = 5_000;
 
 export type WriterDeps = {
@@ -126,10 +128,19 @@ export function createWriter(deps: WriterDeps): Writer {
   }
 
   /**
-   * At start: an empty index starts the tier with it; a tier that cannot answer (never built, Redis
-   * restarted, a failed write) is rebuilt from ClickHouse in the background by one writer, while
-   * batches are written (and added to it) as usual.
+   * At start, and HOT_HEAL_MS after a failed write or rebuild: an empty index starts the tier with it; a
+   * tier that cannot answer (never built, Redis restarted, a failed write) is rebuilt from ClickHouse in
+   * the background by one writer, while batches are written (and added to it) as usual.
    */
+  let healing: NodeJS.Timeout | undefined;
+  const healLater = (tier: HotTier) => {
+    if (healing || stopping) return;
+    healing = setTimeout(() => {
+      healing = undefined;
+      void prepareHotTier(tier);
+    }, HOT_HEAL_MS);
+    healing.unref();
+  };
   async function prepareHotTier(tier: HotTier) {
     try {
       if (await initHotTier(tier, store)) return logger.info('hot tier started with the index', { prefix: tier.prefix });
@@ -139,10 +150,14 @@ export function createWriter(deps: WriterDeps): Writer {
       const started = Date.now();
       void rebuildHotTierOnce(store, tier).then(
         (meta) => logger.info(meta ? 'hot tier rebuilt' : 'hot tier being rebuilt by another process', { prefix: tier.prefix, seconds: (Date.now() - started) / 1000 }),
-        (err: unknown) => logger.warn('hot tier rebuild failed: the API reads ClickHouse (npm run hot:rebuild)', { err: (err as Error).message }),
+        (err: unknown) => {
+          logger.warn('hot tier rebuild failed: the API reads ClickHouse; trying again later', { err: (err as Error).message });
+          healLater(tier);
+        },
       );
     } catch (err) {
-      logger.warn('hot tier not prepared: the API reads ClickHouse (npm run hot:rebuild)', { err: (err as Error).message });
+      logger.warn('hot tier not prepared: the API reads ClickHouse; trying again later', { err: (err as Error).message });
+      healLater(tier);
     }
   }
 
@@ -160,6 +175,7 @@ export function createWriter(deps: WriterDeps): Writer {
       metrics.hotTierFailures.inc();
       logger.warn('hot tier write failed: marked broken, the API reads ClickHouse until `npm run hot:rebuild`', { err: (err as Error).message });
       await recordHotBreak(store, tier, (err as Error).message);
+      healLater(tier);
     }
   }
 
@@ -319,6 +335,7 @@ export function createWriter(deps: WriterDeps): Writer {
       stopping = true;
       stopLag();
       clearInterval(progressTimer);
+      clearTimeout(healing);
       try {
         pauseAll();
       } catch {
