@@ -4,7 +4,7 @@ import { readWatermark } from '../index-progress.js';
 import { str } from '../sql.js';
 import { dropHotMeta, type HotMeta, writeHotMeta } from './gate.js';
 import { type HotTier, hotKeys } from './layout.js';
-import { writeHotStates } from './states.js';
+import { execAll, writeHotStates } from './states.js';
 
 /** Accounts per page read from ClickHouse (in account order, the table's key). */
 const PAGE = 20_000;
@@ -75,8 +75,6 @@ async function fillFirstSeqnos(store: Store, tier: HotTier, key: string, sql: st
   for (let i = 0; i < rows.length; i += PAGE) {
     const pipeline = tier.redis.pipeline();
     for (const r of rows.slice(i, i + PAGE)) pipeline.zadd(key, 'LT', Number(r.mc), r.address);
-    const results = await pipeline.exec();
-    const failed = results?.find(([err]) => err !== null);
-    if (!results || failed) throw failed?.[0] ?? new Error('Redis answered no results');
+    await execAll(pipeline);
   }
 }

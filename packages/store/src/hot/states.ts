@@ -1,5 +1,6 @@
 import { factsOf } from '@tonstream/contracts';
 import type { AccountStateRecord } from '@tonstream/records';
+import type { ChainableCommander } from 'ioredis';
 import { HOT_STATE_VERSIONS, type HotTier, hotKeys } from './layout.js';
 
 /** A state as the tier holds it: the stored record without its code (kept once per code hash) and account (the key's). */
@@ -35,6 +36,11 @@ export async function writeHotStates(tier: HotTier, states: readonly AccountStat
     if (facts.dns_item?.dns_wallet) pipeline.zadd(keys.dnsWallets, 'LT', mc, facts.dns_item.dns_wallet);
   }
   for (const [hash, boc] of codes) pipeline.set(keys.code(hash), boc, 'EX', tier.ttlSeconds);
+  await execAll(pipeline);
+}
+
+/** Runs a pipeline; throws unless Redis took every command. */
+export async function execAll(pipeline: ChainableCommander): Promise<void> {
   const results = await pipeline.exec();
   const failed = results?.find(([err]) => err !== null);
   if (!results || failed) throw failed?.[0] ?? new Error('Redis answered no results to the hot tier pipeline');
