@@ -26,7 +26,7 @@ import { loadavg } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectHotTier, DEFAULT_HOT_TTL_SECONDS, defaultHotPrefix, hotTierProblem, masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks, readCodeHashes, readMessages, readTraces, readTransactions, rebuildHotTier, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
+import { connectHotTier, DEFAULT_HOT_TTL_SECONDS, hotTierProblem, masterchainInfo, MIGRATIONS, readAccountStates, readActions, readBlocks, readCodeHashes, readMessages, readTraces, readTransactions, rebuildHotTier, str, type QueryOptions, type ReadScope, type Store } from '@tonstream/store';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { writeSchema17Batch } from '../support/schema17-writer.js';
 import { CHAIN, type DatasetSchema, ensureDataset } from './api-bench-data.js';
@@ -57,6 +57,8 @@ const SCHEMA_17: DatasetSchema = { migrations: MIGRATIONS.filter((m) => m.versio
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 5);
 /** The API under test reads the hot tier (built for the dataset once, kept in Redis); BENCH_API_HOT=0: ClickHouse alone. */
 const HOT = process.env.BENCH_API_HOT !== '0';
+/** The dataset's blocks are mainnet's (2020 on): a window of decades holds all of its transactions. */
+const HOT_TX_WINDOW_SECONDS = 30 * 365 * 24 * 3600;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 /** Sequential requests per endpoint and side over which ClickHouse queries are counted. */
 const COUNTED_REQUESTS = 50;
@@ -120,13 +122,18 @@ async function mergeParts(store: Store): Promise<void> {
 
 /** The dataset's hot tier: built when it cannot answer (not built, Redis restarted), else kept. */
 async function ensureHotTier(store: Store) {
-  const tier = await connectHotTier(REDIS_URL, defaultHotPrefix(store.database), DEFAULT_HOT_TTL_SECONDS);
+  const tier = await connectHotTier(REDIS_URL, { prefix: '', database: store.database, ttlSeconds: DEFAULT_HOT_TTL_SECONDS, txWindowSeconds: HOT_TX_WINDOW_SECONDS });
   try {
     const problem = await hotTierProblem(tier, store);
     const started = Date.now();
     if (problem !== null) {
       log(`hot tier: ${problem}; building it`);
-      await rebuildHotTier(store, tier, ({ accounts }) => accounts % 200_000 === 0 && log(`hot tier: ${accounts} accounts`));
+      let shown = 0;
+      await rebuildHotTier(store, tier, ({ accounts, transactions }) => {
+        if (Date.now() - shown < 10_000) return;
+        shown = Date.now();
+        log(`hot tier: ${accounts} accounts, ${transactions} transactions`);
+      });
     }
     const memory = /^used_memory:(\d+)/m.exec(await tier.redis.info('memory'))?.[1];
     return { built: problem !== null, seconds: (Date.now() - started) / 1000, redis_used_memory_bytes: Number(memory) };
@@ -281,7 +288,7 @@ async function main(): Promise<void> {
 
   const logs = mkdtempSync(join(tmpdir(), 'tonstream-bench-api-'));
   const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
-  const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off' };
+  const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off', HOT_TIER_TX_WINDOW_SECONDS: String(HOT_TX_WINDOW_SECONDS) };
   const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
   const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
   const results: Record<string, EndpointResult> = {};

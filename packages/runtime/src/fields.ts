@@ -25,7 +25,18 @@ export const hotTierFields = {
   hotTier: oneOf('HOT_TIER', 'the hot tier of point reads in Redis (REDIS_URL): `on` writes (writer) and reads (API) it, `off` neither', ['on', 'off'] as const, 'on'),
   hotTierPrefix: str('HOT_TIER_PREFIX', 'prefix of the hot tier\'s Redis keys; empty: `tonstream:hot:<CLICKHOUSE_DATABASE>:`', ''),
   hotTierTtlSeconds: int('HOT_TIER_TTL_SECONDS', 'seconds an account stays in the hot tier after its last write (then read from ClickHouse)', 30 * 24 * 3600, { min: 60, max: 10 * 365 * 24 * 3600 }),
+  hotTierTxWindowSeconds: int(
+    'HOT_TIER_TX_WINDOW_SECONDS',
+    'seconds a transaction stays in the hot tier after its write (a rebuild loads those of the masterchain blocks of this last stretch of chain time); 0: no transactions in the tier',
+    24 * 3600,
+    { min: 0, max: 30 * 365 * 24 * 3600 },
+  ),
 };
+
+/** The hot tier's options (@tonstream/store connectHotTier) from the configuration. */
+export function hotTierOptions(config: { hotTierPrefix: string; clickhouseDatabase: string; hotTierTtlSeconds: number; hotTierTxWindowSeconds: number }) {
+  return { prefix: config.hotTierPrefix, database: config.clickhouseDatabase, ttlSeconds: config.hotTierTtlSeconds, txWindowSeconds: config.hotTierTxWindowSeconds };
+}
 
 export const logFields = {
   logLevel: oneOf('LOG_LEVEL', 'least severe level logged', LOG_LEVELS, 'info'),

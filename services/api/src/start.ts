@@ -1,8 +1,8 @@
 /** The API service: ClickHouse, Redis, liteservers and Kafka wired around the HTTP app; `runService` runs it (main.ts). */
 import type { Server } from 'node:http';
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
-import { connectHotTier, createStore, defaultHotPrefix, hotGate, migrate } from '@tonstream/store';
+import { createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { connectHotTier, createStore, hotGate, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
 import { createApiServer } from './http/http-server.js';
 import type { ApiConfig } from './config.js';
@@ -33,7 +33,7 @@ export async function startApi(config: ApiConfig, { logger, registry }: ServiceC
   const lite = chain && publisher ? publisher.wrap(chain) : chain;
   const pending = connectPendingRedis(config.redisUrl, config.pendingRedisPrefix);
   steps.add('pending redis', async () => pending.redis.disconnect());
-  const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, config.hotTierPrefix || defaultHotPrefix(config.clickhouseDatabase), config.hotTierTtlSeconds) : undefined;
+  const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, hotTierOptions(config)) : undefined;
   if (hot) steps.add('hot tier redis', async () => hot.redis.disconnect());
   const hotReads = hot && hotGate(hot, store, (problem) => (problem === null ? logger.info('hot tier in use', { prefix: hot.prefix }) : logger.warn('hot tier not used, ClickHouse answers', { prefix: hot.prefix, reason: problem })));
   const streaming = config.streamingUrl === 'none' ? undefined : createStreamingProxy(new URL(config.streamingUrl), config.trustProxy, logger);

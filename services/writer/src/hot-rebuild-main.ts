@@ -1,5 +1,5 @@
-import { ConfigError, loadConfig } from '@tonstream/runtime';
-import { connectHotTier, createStore, defaultHotPrefix, rebuildHotTierOnce } from '@tonstream/store';
+import { ConfigError, hotTierOptions, loadConfig } from '@tonstream/runtime';
+import { connectHotTier, createStore, rebuildHotTierOnce } from '@tonstream/store';
 import { WRITER_CONFIG } from './config.js';
 
 /**
@@ -19,9 +19,9 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  const prefix = config.hotTierPrefix || defaultHotPrefix(config.clickhouseDatabase);
   const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
-  const tier = await connectHotTier(config.redisUrl, prefix, config.hotTierTtlSeconds);
+  const tier = await connectHotTier(config.redisUrl, hotTierOptions(config));
+  const prefix = tier.prefix;
   try {
     const started = Date.now();
     let shown = 0;

@@ -1,7 +1,7 @@
 /** The writer service: Kafka, ClickHouse and metrics wired around `createWriter`; `runService` runs it (main.ts). */
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
-import { connectHotTier, createStore, defaultHotPrefix } from '@tonstream/store';
+import { createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { connectHotTier, createStore } from '@tonstream/store';
 import type { WriterConfig } from './config.js';
 import { createWriterMetrics } from './metrics.js';
 import { createWriter, WRITER_GROUP_ID } from './writer.js';
@@ -11,7 +11,7 @@ export async function startWriter(config: WriterConfig, ctx: ServiceContext): Pr
   const steps = createStopSteps(logger);
   const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
   steps.add('clickhouse client', () => store.close());
-  const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, config.hotTierPrefix || defaultHotPrefix(config.clickhouseDatabase), config.hotTierTtlSeconds) : undefined;
+  const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, hotTierOptions(config)) : undefined;
   if (hot) steps.add('hot tier redis', async () => hot.redis.disconnect());
   const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-writer', logger: logger.child({ module: 'kafka' }) });
   const writer = createWriter({

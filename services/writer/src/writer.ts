@@ -2,7 +2,7 @@ import { isProgrammingError, isRetriable } from '@tonstream/errors';
 import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
-import { type HotTier, hotTierProblem, initHotTier, migrate, rebuildHotTierOnce, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotStates } from '@tonstream/store';
+import { type HotTier, hotTierProblem, initHotTier, migrate, rebuildHotTierOnce, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotBatch } from '@tonstream/store';
 import type { EachBatchPayload, Kafka, Message } from 'kafkajs';
 import type { PendingBatch } from './accumulator.js';
 import { createChainLag } from './chain-lag.js';
@@ -165,10 +165,9 @@ export function createWriter(deps: WriterDeps): Writer {
    * The batch's states to the hot tier. When Redis fails, the tier is marked broken in ClickHouse
    * before the receipts (the API then reads ClickHouse until it is rebuilt): indexing goes on.
    */
-  async function writeHot(tier: HotTier, batch: RecordBatch) {
-    const states = batch.accountStates.map((s) => s.record);
+  async function writeHot(tier: HotTier, batch: RecordBatch, rows: Parameters<typeof writeHotBatch>[2]) {
     // A blip (a reconnect) is waited out briefly: a break costs a rebuild.
-    const attempt = (n: number): Promise<void> => writeHotStates(tier, states).catch(async (err: unknown) => (n >= HOT_WRITE_ATTEMPTS ? Promise.reject(err) : (await abortableSleep(HOT_RETRY_MS, abort.signal), attempt(n + 1))));
+    const attempt = (n: number): Promise<void> => writeHotBatch(tier, batch, rows).catch(async (err: unknown) => (n >= HOT_WRITE_ATTEMPTS ? Promise.reject(err) : (await abortableSleep(HOT_RETRY_MS, abort.signal), attempt(n + 1))));
     try {
       await attempt(1);
     } catch (err) {
@@ -191,7 +190,7 @@ export function createWriter(deps: WriterDeps): Writer {
         await sendDeadLetters(pending.dead);
         deadSent = true;
       }
-      return writeBatch(store, pending.batch, hot && (() => writeHot(hot, pending.batch)));
+      return writeBatch(store, pending.batch, hot && ((rows) => writeHot(hot, pending.batch, rows)));
     };
     try {
       const result = await retryWhileRetriable(storeOnce, {

@@ -12,7 +12,14 @@ import { type HotTier, hotKeys } from './layout.js';
  * (or empty): the tier is not used until it is built again (`npm run hot:rebuild`). An index whose
  * writer starts with the tier builds it empty (`initHotTier`): everything after is written to it.
  */
-export type HotMeta = { epoch: string; builtAtMs: number; runId: string; fromMc: number };
+export type HotMeta = {
+  epoch: string;
+  builtAtMs: number;
+  runId: string;
+  fromMc: number;
+  /** The transaction slice holds every transaction with `now` at or after this (0: all of the index's); absent: built without it. */
+  txSince?: number;
+};
 
 /** The Redis server's id for this run (Kvrocks has none: '' then, and restarts are not detected). */
 export async function redisRunId(redis: Redis): Promise<string> {
@@ -23,15 +30,21 @@ export async function redisRunId(redis: Redis): Promise<string> {
 export async function readHotMeta(tier: HotTier): Promise<HotMeta | null> {
   const m = await tier.redis.hgetall(hotKeys(tier.prefix).meta);
   if (!m.epoch) return null;
-  return { epoch: m.epoch, builtAtMs: Number(m.built_at_ms), runId: m.run_id ?? '', fromMc: Number(m.from_mc) };
-}
-
-/** Marks the tier complete from now on (`builtAtMs`: when its filling began). */
-export async function writeHotMeta(tier: HotTier, builtAtMs: number, fromMc: number): Promise<HotMeta> {
-  const meta = { epoch: randomUUID(), builtAtMs, runId: await redisRunId(tier.redis), fromMc };
-  await tier.redis.hset(hotKeys(tier.prefix).meta, { epoch: meta.epoch, built_at_ms: String(builtAtMs), run_id: meta.runId, from_mc: String(fromMc) });
+  const meta: HotMeta = { epoch: m.epoch, builtAtMs: Number(m.built_at_ms), runId: m.run_id ?? '', fromMc: Number(m.from_mc) };
+  if (m.tx_since !== undefined) meta.txSince = Number(m.tx_since);
   return meta;
 }
+
+/** Marks the tier complete from now on (`builtAtMs`: when its filling began; `txSince`: see HotMeta, when it keeps transactions). */
+export async function writeHotMeta(tier: HotTier, builtAtMs: number, fromMc: number, txSince?: number): Promise<HotMeta> {
+  const meta: HotMeta = { epoch: randomUUID(), builtAtMs, runId: await redisRunId(tier.redis), fromMc };
+  const fields: Record<string, string> = { epoch: meta.epoch, built_at_ms: String(builtAtMs), run_id: meta.runId, from_mc: String(fromMc) };
+  if (keepsTransactions(tier) && txSince !== undefined) fields.tx_since = String((meta.txSince = txSince));
+  await tier.redis.hset(hotKeys(tier.prefix).meta, fields);
+  return meta;
+}
+
+const keepsTransactions = (tier: HotTier) => (tier.txWindowSeconds ?? 0) > 0;
 
 export async function dropHotMeta(tier: HotTier): Promise<void> {
   await tier.redis.del(hotKeys(tier.prefix).meta);
@@ -45,7 +58,7 @@ export async function initHotTier(tier: HotTier, store: Store): Promise<boolean>
   if (await readHotMeta(tier)) return false;
   const rows = await store.query<{ n: string }>(`SELECT count() AS n FROM ${store.database}.index_receipts`);
   if (Number(rows[0]?.n) > 0) return false;
-  await writeHotMeta(tier, Date.now(), 0);
+  await writeHotMeta(tier, Date.now(), 0, 0);
   return true;
 }
 
@@ -61,11 +74,20 @@ async function brokenSince(store: Store, prefix: string, sinceMs: number): Promi
 
 /** Why the tier cannot answer now, or null when it can. */
 export async function hotTierProblem(tier: HotTier, store: Store): Promise<string | null> {
+  return (await checkHotTier(tier, store)).problem;
+}
+
+async function checkHotTier(tier: HotTier, store: Store): Promise<{ problem: string | null; meta: HotMeta | null }> {
   const meta = await readHotMeta(tier);
-  if (!meta) return 'not built (npm run hot:rebuild)';
-  if (meta.runId !== (await redisRunId(tier.redis))) return 'Redis restarted since the tier was built';
-  if (await brokenSince(store, tier.prefix, meta.builtAtMs)) return 'a write to it failed since it was built';
-  return null;
+  const problem = await (async () => {
+    if (!meta) return 'not built (npm run hot:rebuild)';
+    if (meta.runId !== (await redisRunId(tier.redis))) return 'Redis restarted since the tier was built';
+    // Both ways: a slice the writers no longer add to would answer without the newest transactions.
+    if ((meta.txSince !== undefined) !== keepsTransactions(tier)) return meta.txSince === undefined ? 'built without transactions (HOT_TIER_TX_WINDOW_SECONDS)' : 'built with transactions the configuration does not keep';
+    if (await brokenSince(store, tier.prefix, meta.builtAtMs)) return 'a write to it failed since it was built';
+    return null;
+  })();
+  return { problem, meta };
 }
 
 /** A watermark that stays put is checked again this often (a Redis restarted meanwhile). */
@@ -79,26 +101,26 @@ const RECHECK_MS = 5_000;
 export type HotGate = { at(watermark: number | null): Promise<HotTier | undefined> };
 
 export function hotGate(tier: HotTier, store: Store, onChange: (problem: string | null) => void = () => {}): HotGate {
-  let checked: { watermark: number; atMs: number; usable: Promise<boolean> } | undefined;
+  let checked: { watermark: number; atMs: number; usable: Promise<HotTier | undefined> } | undefined;
   let last: string | null | undefined;
   return {
     async at(watermark: number | null): Promise<HotTier | undefined> {
       if (watermark === null) return undefined;
       if (checked?.watermark !== watermark || Date.now() - checked.atMs > RECHECK_MS) {
-        const usable = hotTierProblem(tier, store).then(
-          (problem) => {
+        const usable = checkHotTier(tier, store).then(
+          ({ problem, meta }): HotTier | undefined => {
             if (problem !== last) onChange((last = problem));
-            return problem === null;
+            return problem === null ? { ...tier, txSince: meta?.txSince } : undefined;
           },
           (err: unknown) => {
             const problem = `check failed: ${(err as Error).message}`;
             if (problem !== last) onChange((last = problem));
-            return false;
+            return undefined;
           },
         );
         checked = { watermark, atMs: Date.now(), usable };
       }
-      return (await checked.usable) ? tier : undefined;
+      return checked.usable;
     },
   };
 }

@@ -13,12 +13,31 @@ import type { Redis } from 'ioredis';
  * | `tokens` | sorted set | every address that has been a Jetton master or wallet, an NFT collection or item, by the lowest masterchain seqno it was one at |
  * | `rebuilding` | string | a writer's claim on a rebuild (expires) |
  * | `dns_wallets` | sorted set | every address a DNS item's wallet record has named, by the lowest masterchain seqno it did |
+ * | `tx:<hash>` | hash | a transaction of the window: `c` its stored columns (TransactionColumns, JSON), `t` its trace id once traced |
+ * | `txs:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS transactions of the window by lt: `<mc seqno>:<hash>` |
+ * | `sums:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS state summaries (a transaction's state before/after) by `last_trans_lt` |
+ * | `mctx:<mc seqno>` | sorted set | the transactions a masterchain block commits by lt: `<account> <hash>` |
  *
  * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is
- * read from ClickHouse again. `tokens` and `dns_wallets` are complete (they only grow, with the tokens
+ * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `sums:`, `mctx:`; when `txWindowSeconds`
+ * is set) expires by the chain's time: at the transaction's (state's) time plus the window. `tokens` and `dns_wallets` are complete (they only grow, with the tokens
  * and DNS items of the chain): an address absent from them is not one, without asking ClickHouse.
  */
-export type HotTier = { redis: Redis; prefix: string; ttlSeconds: number };
+export type HotTier = {
+  redis: Redis;
+  prefix: string;
+  ttlSeconds: number;
+  /** How long (chain time) transactions stay in the tier; 0: no transaction slice. @default 0 */
+  txWindowSeconds?: number;
+  /**
+   * Set by the API's gate from `meta`: the tier holds every transaction of the window with `now` at or
+   * after this (0: every transaction of the index); undefined: the tier was built without the slice.
+   */
+  txSince?: number;
+};
+
+/** Transactions and state summaries kept per account: a busy account's older pages are read from ClickHouse. */
+export const HOT_ACCOUNT_TXS = 1_000;
 
 /** States kept per account: a read needs the newest at or below the watermark, which trails the writer by a few blocks. */
 export const HOT_STATE_VERSIONS = 3;
@@ -35,4 +54,8 @@ export const hotKeys = (prefix: string) => ({
   code: (codeHash: string) => `${prefix}code:${codeHash}`,
   tokens: `${prefix}tokens`,
   dnsWallets: `${prefix}dns_wallets`,
+  tx: (hash: string) => `${prefix}tx:${hash}`,
+  accountTxs: (account: string) => `${prefix}txs:${account}`,
+  summaries: (account: string) => `${prefix}sums:${account}`,
+  mcTxs: (seqno: number) => `${prefix}mctx:${seqno}`,
 });

@@ -1,15 +1,18 @@
 import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { readWatermark } from '../index-progress.js';
-import { str } from '../sql.js';
+import { SUMMARY_COLUMNS, type SummaryColumns, summaryFromColumns } from '../reads/accounts.js';
+import { str, uint } from '../sql.js';
+import { TRANSACTION_COLUMNS, type TransactionColumns } from '../transaction-facts.js';
 import { dropHotMeta, type HotMeta, writeHotMeta } from './gate.js';
 import { type HotTier, hotKeys } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
+import { writeHotTransactions } from './transactions.js';
 
 /** Accounts per page read from ClickHouse (in account order, the table's key). */
 const PAGE = 20_000;
 
-export type RebuildProgress = { accounts: number; lastAccount: string };
+export type RebuildProgress = { accounts: number; lastAccount: string; transactions: number };
 
 /**
  * Fills the tier from ClickHouse while the writer goes on: the tier is marked unusable, every stored
@@ -39,13 +42,63 @@ export async function rebuildHotTier(store: Store, tier: HotTier, onProgress: (p
     await writeHotStates(tier, states);
     after = states[states.length - 1].account;
     accounts += new Set(states.map((s) => s.account)).size;
-    onProgress({ accounts, lastAccount: after });
+    onProgress({ accounts, lastAccount: after, transactions: 0 });
   }
+  const txSince = (tier.txWindowSeconds ?? 0) > 0 ? await rebuildTransactions(store, tier, accounts, onProgress) : undefined;
   const db = store.database;
   const tokenTables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address, mc_block_seqno FROM ${db}.${t}_history`);
   await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).tokens, `SELECT address, min(mc_block_seqno) AS mc FROM (${tokenTables.join(' UNION ALL ')}) GROUP BY address`);
   await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).dnsWallets, `SELECT dns_wallet AS address, min(mc_block_seqno) AS mc FROM ${db}.dns_entries_by_wallet GROUP BY dns_wallet`);
-  return writeHotMeta(tier, startedMs, watermark?.mc_seqno ?? 0);
+  return writeHotMeta(tier, startedMs, watermark?.mc_seqno ?? 0, txSince);
+}
+
+const MASTERCHAIN_SHARD = 0x8000000000000000n;
+
+/** Accounts per page of the transaction slice (their transactions, summaries and trace ids: ~10 per account). */
+const TX_PAGE_ACCOUNTS = 2_000;
+
+/**
+ * The transactions of the masterchain blocks of the last `txWindowSeconds`, with their accounts' state
+ * summaries and their trace ids, account by account; when that is the whole index every account's list
+ * is marked complete from its first. Resolves with the meta's `txSince` (0: the whole index).
+ */
+async function rebuildTransactions(store: Store, tier: HotTier, accounts: number, onProgress: (p: RebuildProgress) => void): Promise<number> {
+  const db = store.database;
+  const since = Math.floor(Date.now() / 1000) - (tier.txWindowSeconds ?? 0);
+  const recent = `gen_utime >= ${uint(Math.max(0, since))}`;
+  const [bounds] = await store.query<{ first: number; floor: number; recent: string }>(
+    `SELECT min(seqno) AS first, minIf(seqno, ${recent}) AS floor, countIf(${recent}) AS recent FROM ${db}.blocks WHERE workchain = -1 AND shard = ${uint(MASTERCHAIN_SHARD)}`,
+  );
+  if (!bounds || Number(bounds.recent) === 0) return since;
+  const floor = uint(Number(bounds.floor));
+  const whole = Number(bounds.floor) <= Number(bounds.first);
+  let after = '';
+  let transactions = 0;
+  for (;;) {
+    const range = `account > ${str(after)} AND account IN (SELECT DISTINCT account FROM ${db}.transactions WHERE account > ${str(after)} AND mc_block_seqno >= ${floor} ORDER BY account LIMIT ${TX_PAGE_ACCOUNTS})`;
+    const txs = await store.query<TransactionColumns & { hash: string; lt: string }>(
+      `SELECT hash, lt, ${TRANSACTION_COLUMNS} FROM ${db}.transactions WHERE ${range} AND mc_block_seqno >= ${floor} ORDER BY account, lt LIMIT 1 BY account, lt`,
+    );
+    if (txs.length === 0) break;
+    const last = txs[txs.length - 1].account;
+    const held = `account > ${str(after)} AND account <= ${str(last)} AND mc_block_seqno >= ${floor}`;
+    const [summaries, traces] = await Promise.all([
+      store.query<SummaryColumns>(`SELECT ${SUMMARY_COLUMNS} FROM ${db}.account_state_summaries WHERE ${held} LIMIT 1 BY account, last_trans_lt`),
+      store.query<{ tx_hash: string; trace_id: string }>(
+        `SELECT tx_hash, any(trace_id) AS trace_id FROM ${db}.transaction_traces WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) GROUP BY tx_hash`,
+      ),
+    ]);
+    await writeHotTransactions(tier, {
+      transactions: txs,
+      summaries: summaries.map((r) => ({ ...summaryFromColumns(r), last_trans_lt: r.last_trans_lt })),
+      traces: traces.map((t) => ({ trace_id: t.trace_id, tx_hashes: [t.tx_hash] })),
+      fromFirst: whole ? [...new Set(txs.map((t) => t.account))] : [],
+    });
+    after = last;
+    transactions += txs.length;
+    onProgress({ accounts, lastAccount: after, transactions });
+  }
+  return whole ? 0 : since;
 }
 
 /** A claim on a rebuild lasts this long after its last page: one of a killed process runs out soon. */

@@ -2,21 +2,15 @@ import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import type { HotTier } from '../hot/layout.js';
 import { readHotCodeHashes, readHotStates } from '../hot/states.js';
+import { hasTransactionSlice, readHotSummaries } from '../hot/transactions.js';
 import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
 
-/**
- * What the hot tier answers of a read (scope.hot), and which keys are left for ClickHouse: all of them
- * without a tier, or when Redis failed (a fallback, slower, never an error).
- */
+/** What the hot tier answers of a read by keys, and which keys are left for ClickHouse (all of them when it cannot answer). */
 async function fromHotTier<V>(scope: ReadScope, keys: readonly string[], read: (tier: HotTier) => Promise<{ found: Map<string, V>; missing: string[] }>): Promise<{ found: Map<string, V>; missing: readonly string[] }> {
-  if (!scope.hot || keys.length === 0) return { found: new Map(), missing: keys };
-  try {
-    return await read(scope.hot);
-  } catch {
-    return { found: new Map(), missing: keys };
-  }
+  const answer = keys.length === 0 ? undefined : await askHotTier(scope.hot, read);
+  return answer ?? { found: new Map(), missing: keys };
 }
 
 /**
@@ -108,28 +102,38 @@ export async function readAccountStatesByHash(
 ): Promise<Map<string, AccountStateSummary>> {
   const found = new Map<string, AccountStateSummary>();
   if (scope.watermark === null || wanted.length === 0) return found;
-  const rows = await store.query<{ account: string; account_state_hash: string; balance: string; status: string; code_hash: string; data_hash: string; frozen_hash: string; extra_currencies: string }>(
-    `SELECT account, account_state_hash, balance, status, code_hash, data_hash, frozen_hash, extra_currencies FROM ${store.database}.account_state_summaries
+  const held = await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? readHotSummaries(tier, wanted) : undefined));
+  for (const s of held?.found ?? []) found.set(accountStateKey(s.account, s.account_state_hash), s);
+  if (held) wanted = held.unknown;
+  if (wanted.length === 0) return found;
+  const rows = await store.query<SummaryColumns>(
+    `SELECT ${SUMMARY_COLUMNS} FROM ${store.database}.account_state_summaries
      WHERE (account, last_trans_lt) IN ${accountLtList(wanted)} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
        AND mc_block_seqno <= ${uint(scope.watermark)}
      LIMIT 1 BY account, account_state_hash`,
     pointRead(scope),
   );
-  const hash = (h: string) => (h === '' ? null : h);
-  for (const r of rows) {
-    found.set(accountStateKey(r.account, r.account_state_hash), {
-      account: r.account,
-      account_state_hash: r.account_state_hash,
-      balance: r.balance,
-      // '' only for rows written without the field (not the decoder's): none, as an absent map.
-      extra_currencies: r.extra_currencies === '' ? {} : (JSON.parse(r.extra_currencies) as Record<string, string>),
-      status: r.status as AccountStateRecord['status'],
-      code_hash: hash(r.code_hash),
-      data_hash: hash(r.data_hash),
-      frozen_hash: hash(r.frozen_hash),
-    });
-  }
+  for (const r of rows) found.set(accountStateKey(r.account, r.account_state_hash), summaryFromColumns(r));
   return found;
+}
+
+/** What `account_state_summaries` gives a reader of a summary. */
+export type SummaryColumns = { account: string; last_trans_lt: string; account_state_hash: string; balance: string; status: string; code_hash: string; data_hash: string; frozen_hash: string; extra_currencies: string };
+export const SUMMARY_COLUMNS = 'account, last_trans_lt, account_state_hash, balance, status, code_hash, data_hash, frozen_hash, extra_currencies';
+
+export function summaryFromColumns(r: SummaryColumns): AccountStateSummary {
+  const hash = (h: string) => (h === '' ? null : h);
+  return {
+    account: r.account,
+    account_state_hash: r.account_state_hash,
+    balance: r.balance,
+    // '' only for rows written without the field (not the decoder's): none, as an absent map.
+    extra_currencies: r.extra_currencies === '' ? {} : (JSON.parse(r.extra_currencies) as Record<string, string>),
+    status: r.status as AccountStateRecord['status'],
+    code_hash: hash(r.code_hash),
+    data_hash: hash(r.data_hash),
+    frozen_hash: hash(r.frozen_hash),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Store } from '../client.js';
 import { readHotDnsCandidates } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
  * Reads of the contract tables (migration 13, contract-schema.ts): each contract's newest version at
@@ -102,12 +102,13 @@ export async function readNftSalesBySeller(store: Store, scope: ReadScope, selle
 export async function readDnsDomains(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   let distinct = [...new Set(addresses)];
-  if (scope.watermark === null || distinct.length === 0) return found;
+  const watermark = scope.watermark;
+  if (watermark === null || distinct.length === 0) return found;
   // The tier names the few addresses a DNS item may point at; for the rest there is no domain.
-  if (scope.hot) distinct = (await readHotDnsCandidates(scope.hot, distinct, scope.watermark).catch(() => undefined)) ?? distinct;
+  distinct = (await askHotTier(scope.hot, (tier) => readHotDnsCandidates(tier, distinct, watermark))) ?? distinct;
   if (distinct.length === 0) return found;
   const wallets = inList('dns_wallet', distinct);
-  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, scope.watermark)], scope.watermark);
+  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, watermark)], watermark);
   const got = await store.query<{ dns_wallet: string; domain: string }>(
     `SELECT dns_wallet, domain FROM (${inner}) ${sqlWhere([...wallets, 'owner_address = dns_wallet', "domain != ''"])} ORDER BY dns_wallet, length(domain), domain LIMIT 1 BY dns_wallet`,
     pointRead(scope),

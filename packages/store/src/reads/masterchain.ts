@@ -2,7 +2,8 @@ import type { BlockRecord } from '@tonstream/records';
 import type { QueryOptions, Store } from '../client.js';
 import type { Watermark } from '../index-progress.js';
 import { int32, uint } from '../sql.js';
-import type { ReadScope } from './scope.js';
+import { hasTransactionSlice, hotMcBlockHeld } from '../hot/transactions.js';
+import { askHotTier, type ReadScope } from './scope.js';
 
 /** The masterchain's one shard (the sorting key's second column), so masterchain reads use the whole key. */
 const MC_SHARD = '9223372036854775808';
@@ -25,6 +26,7 @@ export async function masterchainInfo(store: Store, watermark: Watermark, query?
 /** True when masterchain block `seqno` is stored and at or below the watermark. */
 export async function masterchainBlockIndexed(store: Store, scope: ReadScope, seqno: number): Promise<boolean> {
   if (scope.watermark === null || seqno < 0 || seqno > scope.watermark) return false;
+  if (await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? hotMcBlockHeld(tier, seqno) : undefined))) return true;
   // Not a count: a replayed block is stored twice until merged.
   const rows = await store.query<{ found: number }>(
     `SELECT count() > 0 AS found FROM ${store.database}.blocks WHERE workchain = -1 AND shard = ${MC_SHARD} AND seqno = ${int32(seqno)}`,

@@ -1,4 +1,5 @@
 import type { QueryOptions } from '../client.js';
+import { rethrowBugs } from '@tonstream/errors';
 import type { HotTier } from '../hot/layout.js';
 
 /**
@@ -49,4 +50,18 @@ export function sqlPage(page: Pick<Page, 'limit' | 'offset'>): string {
 /** Joins WHERE conditions; every condition was built from literal functions. */
 export function sqlWhere(conditions: string[]): string {
   return conditions.length === 0 ? '' : `WHERE ${conditions.join(' AND ')}`;
+}
+
+/**
+ * What the hot tier (scope.hot) answers of a read, or undefined without a tier or when Redis failed:
+ * the caller reads ClickHouse then (slower, never an error). A programming error is not a fallback.
+ */
+export async function askHotTier<T>(tier: HotTier | undefined, read: (tier: HotTier) => Promise<T>): Promise<T | undefined> {
+  if (!tier) return undefined;
+  try {
+    return await read(tier);
+  } catch (err) {
+    rethrowBugs(err);
+    return undefined;
+  }
 }

@@ -2,7 +2,7 @@ import type { Store } from '../client.js';
 import { readHotTokenAddresses } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
  * Reads of the token tables (migrations 9 and 11, token-schema.ts). A state table keeps each
@@ -152,12 +152,11 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
  * as a UNION ALL, 1.10 ms as scalar subqueries, 1.05 ms as four queries).
  */
 export async function readTokenAddresses(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<string[]> {
-  if (scope.watermark === null || addresses.length === 0) return [];
-  if (scope.hot) {
-    const hot = await readHotTokenAddresses(scope.hot, addresses, scope.watermark).catch(() => undefined);
-    if (hot) return [...new Set(hot)].sort();
-  }
-  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(scope.watermark)}`;
+  const watermark = scope.watermark;
+  if (watermark === null || addresses.length === 0) return [];
+  const hot = await askHotTier(scope.hot, (tier) => readHotTokenAddresses(tier, addresses, watermark));
+  if (hot) return [...new Set(hot)].sort();
+  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(watermark)}`;
   const tables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'];
   const [row] = await store.query<Record<string, string[]>>(
     `SELECT ${tables.map((t) => `(SELECT groupArray(address) FROM ${store.database}.${t}_history ${where}) AS ${t}`).join(', ')}`,

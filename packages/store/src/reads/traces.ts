@@ -2,7 +2,8 @@ import type { TraceRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { TRACE_COLUMNS, traceFromRow, type TraceRow } from '../trace-facts.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
+import { hasTransactionSlice, readHotTraceIds } from '../hot/transactions.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -101,9 +102,14 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
 /** The trace of each of these transactions that has one stored (transaction_traces, migration 8). */
 export async function readTransactionTraceIds(store: Store, scope: ReadScope, txHashes: readonly string[]): Promise<Map<string, string>> {
   if (scope.watermark === null || txHashes.length === 0) return new Map();
+  const held = await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? readHotTraceIds(tier, txHashes) : undefined));
+  const found = held?.found ?? new Map<string, string>();
+  const unknown = held?.unknown ?? txHashes;
+  if (unknown.length === 0) return found;
   const rows = await store.query<{ tx_hash: string; trace_id: string }>(
-    `SELECT tx_hash, any(trace_id) AS trace_id FROM ${store.database}.transaction_traces WHERE tx_hash IN ${strList(txHashes)} GROUP BY tx_hash`,
+    `SELECT tx_hash, any(trace_id) AS trace_id FROM ${store.database}.transaction_traces WHERE tx_hash IN ${strList(unknown)} GROUP BY tx_hash`,
     pointRead(scope),
   );
-  return new Map(rows.map((r) => [r.tx_hash, r.trace_id]));
+  for (const r of rows) found.set(r.tx_hash, r.trace_id);
+  return found;
 }

@@ -4,7 +4,9 @@ import { accountLtList, int32, strList, uint } from '../sql.js';
 import { MESSAGE_COLUMNS, type MessageColumns, storedTransaction, TRANSACTION_COLUMNS, type TransactionColumns, wholeMessages } from '../transaction-facts.js';
 import { readMessageRecords } from './message-records.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import type { HotTier } from '../hot/layout.js';
+import { hasTransactionSlice, readHotAccountPage, readHotMcBlockPage, readHotTransactionsByHash } from '../hot/transactions.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
 export type TransactionFilter = {
@@ -52,6 +54,8 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
   if (w === null) return [];
   if ((filter.accounts && filter.accounts.length === 0) || (filter.hashes && filter.hashes.length === 0)) return [];
   if (filter.message?.hashes && filter.message.hashes.length === 0) return [];
+  const held = await askHotTier(scope.hot, (tier) => readHeldTransactions(tier, w, filter, page));
+  if (held) return held.map(storedTransaction);
   const db = store.database;
   const order = ORDERS[page.order](sqlDirection(page.sort));
   const read = async (keys: string, point = !scans(filter)) => {
@@ -72,6 +76,19 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
     if (rows.length === page.limit) return rows;
   }
   return read(chainWideKeys(db, w, filter, page, order, null), false);
+}
+
+/**
+ * The page from the hot tier's transaction slice, for the filters it keeps lists for (hashes, one
+ * account, one masterchain block; order lt); undefined when it cannot answer whole.
+ */
+async function readHeldTransactions(tier: HotTier, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }) {
+  if (!hasTransactionSlice(tier) || page.order !== 'lt') return undefined;
+  const only = (key: keyof TransactionFilter) => Object.entries(filter).every(([k, v]) => k === key || v === undefined);
+  if (filter.hashes && only('hashes')) return readHotTransactionsByHash(tier, filter.hashes, watermark, page);
+  if (filter.accounts?.length === 1 && only('accounts')) return readHotAccountPage(tier, filter.accounts[0], watermark, page);
+  if (filter.mcSeqno !== undefined && only('mcSeqno')) return readHotMcBlockPage(tier, filter.mcSeqno, watermark, page);
+  return undefined;
 }
 
 /** A filter whose keys are found by scanning columns (addresses of messages), not by a key or lookup table. */

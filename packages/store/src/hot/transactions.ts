@@ -1,0 +1,270 @@
+import type { AccountStateRecord } from '@tonstream/records';
+import type { AccountStateSummary } from '../reads/accounts.js';
+import type { RecordBatch, Row } from '../rows.js';
+import type { TableName } from '../schema.js';
+import type { Page } from '../reads/scope.js';
+import type { TransactionColumns } from '../transaction-facts.js';
+import { HOT_ACCOUNT_TXS, type HotTier, hotKeys } from './layout.js';
+import { execAll, writeHotStates } from './states.js';
+
+/**
+ * The transaction slice of the tier: each transaction's stored columns (what ClickHouse's reads derive
+ * the record from), its trace id, each account's recent transactions and state summaries, each
+ * masterchain block's transactions. Every key expires `txWindowSeconds` after its last write. What a
+ * read cannot answer whole (an expired or trimmed key, a page beyond what the tier holds) is read from
+ * ClickHouse: a read never answers from part of the facts.
+ *
+ * Scores are lts: doubles, exact below 2^53 (mainnet lts are ~2^46).
+ */
+
+/** A transaction as the writer stores it: the columns a reader derives its record from, and its key. */
+export type HotTransaction = TransactionColumns & { hash: string; lt: string };
+
+/** A state summary (a transaction's `account_state_before/after`) with the lt it is the state after. */
+export type HotSummary = AccountStateSummary & { last_trans_lt: string };
+
+/** A trace's transactions, for their `trace_id`. */
+export type HotTrace = { trace_id: string; tx_hashes: readonly string[] };
+
+const SUMMARIES_GRACE_SECONDS = 3600;
+
+/** The member that marks an account's transactions as complete from its first one (a rebuild over the whole history). */
+const FROM_FIRST = '^';
+
+/** The summary of a state as `account_state_summaries` (migration 15) gives it from the state's record. */
+export function stateSummary(s: AccountStateRecord): HotSummary {
+  return {
+    account: s.account,
+    account_state_hash: s.account_state_hash,
+    balance: s.balance,
+    extra_currencies: s.extra_currencies === undefined ? {} : s.extra_currencies,
+    status: s.status,
+    code_hash: s.code_hash || null,
+    data_hash: s.data_hash || null,
+    frozen_hash: s.frozen_hash || null,
+    last_trans_lt: s.last_trans_lt,
+  };
+}
+
+/**
+ * Adds transactions, state summaries and trace ids to the tier in one pipeline; written again they
+ * change nothing. `fromFirst`: the accounts whose every transaction is among those given (a rebuild
+ * over the whole history): their lists are marked complete. Throws when Redis did not take every command.
+ */
+export async function writeHotTransactions(
+  tier: HotTier,
+  input: { transactions: readonly HotTransaction[]; summaries: readonly HotSummary[]; traces: readonly HotTrace[]; fromFirst?: readonly string[] },
+): Promise<void> {
+  const ttl = tier.txWindowSeconds ?? 0;
+  if (ttl <= 0) return;
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  const touched = new Set<string>();
+  for (const t of input.transactions) {
+    const { hash, ...columns } = t;
+    const lt = t.lt;
+    const doc = keys.tx(hash);
+    pipeline.hset(doc, 'c', JSON.stringify(columns));
+    pipeline.expire(doc, ttl);
+    pipeline.zadd(keys.accountTxs(t.account), lt, `${t.mc_block_seqno}:${hash}`);
+    touched.add(t.account);
+    const block = keys.mcTxs(Number(t.mc_block_seqno));
+    pipeline.zadd(block, lt, `${t.account} ${hash}`);
+    pipeline.expire(block, ttl);
+  }
+  for (const account of input.fromFirst ?? []) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
+  for (const s of input.summaries) {
+    const { last_trans_lt: lt, ...summary } = s;
+    const key = keys.summaries(s.account);
+    pipeline.zremrangebyscore(key, lt, lt);
+    pipeline.zadd(key, lt, JSON.stringify(summary));
+    pipeline.zremrangebyrank(key, 0, -(HOT_ACCOUNT_TXS + 1));
+    // Outlives the account's transaction list: a summary is told absent only while that list holds its transaction.
+    pipeline.expire(key, ttl + SUMMARIES_GRACE_SECONDS);
+  }
+  for (const account of touched) {
+    const key = keys.accountTxs(account);
+    // The oldest go first (FROM_FIRST, at -1, with the first of them): the list stays whole from its oldest member on.
+    pipeline.zremrangebyrank(key, 0, -(HOT_ACCOUNT_TXS + 1));
+    pipeline.expire(key, ttl);
+  }
+  for (const trace of input.traces) {
+    for (const hash of trace.tx_hashes) {
+      pipeline.hset(keys.tx(hash), 't', trace.trace_id);
+      pipeline.expire(keys.tx(hash), ttl);
+    }
+  }
+  await execAll(pipeline);
+}
+
+/** What a batch adds to the slice: its transactions as `transactions` rows hold them (`rows`, the batch's), its states' summaries, its traces. */
+export function hotTransactionsOfBatch(batch: RecordBatch, rows: Record<TableName, Row[]>): { transactions: HotTransaction[]; summaries: HotSummary[]; traces: HotTrace[] } {
+  return {
+    transactions: rows.transactions.map((r) => ({
+      record: String(r.record), boc: String(r.boc), account: String(r.account), workchain: Number(r.workchain), shard: String(r.shard),
+      block_seqno: Number(r.block_seqno), mc_block_seqno: Number(r.mc_block_seqno), global_version: Number(r.global_version), hash: String(r.hash), lt: String(r.lt),
+    })),
+    summaries: batch.accountStates.map((s) => stateSummary(s.record)),
+    traces: batch.traces.map(({ record: t }) => ({ trace_id: t.trace_id, tx_hashes: t.nodes.map((n) => n.tx_hash) })),
+  };
+}
+
+/**
+ * A writer's batch into the tier: its states, then its transactions (when the tier keeps them). `rows`:
+ * the batch's table rows (writeBatch's `beforeReceipts`).
+ */
+export async function writeHotBatch(tier: HotTier, batch: RecordBatch, rows: Record<TableName, Row[]>): Promise<void> {
+  await writeHotStates(tier, batch.accountStates.map((s) => s.record));
+  await writeHotTransactions(tier, hotTransactionsOfBatch(batch, rows));
+}
+
+/** The slice answers only when the gate found it built (`txSince` set from `meta`). */
+export function hasTransactionSlice(tier: HotTier | undefined): tier is HotTier & { txSince: number } {
+  return tier?.txSince !== undefined;
+}
+
+/** A transaction's columns as the tier keeps them: ClickHouse's and its lt. */
+type HeldColumns = TransactionColumns & { lt: string };
+
+/** The stored columns of these transactions, in the order asked; undefined when any is not in the tier. */
+async function readColumns(tier: HotTier, hashes: readonly string[]): Promise<HeldColumns[] | undefined> {
+  if (hashes.length === 0) return [];
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  for (const h of hashes) pipeline.hget(keys.tx(h), 'c');
+  const replies = (await pipeline.exec()) ?? [];
+  const found: HeldColumns[] = [];
+  for (let i = 0; i < hashes.length; i++) {
+    const [err, text] = replies[i] ?? [new Error('no reply')];
+    if (err || typeof text !== 'string') return undefined;
+    found.push(JSON.parse(text) as HeldColumns);
+  }
+  return found;
+}
+
+const visible = (c: TransactionColumns, watermark: number) => Number(c.mc_block_seqno) <= watermark;
+
+/**
+ * Transactions by hash at or below the watermark, ordered as `readTransactions` orders them (lt, then
+ * account ascending), one page; undefined when the tier does not hold every one of them.
+ */
+export async function readHotTransactionsByHash(tier: HotTier, hashes: readonly string[], watermark: number, page: Page): Promise<TransactionColumns[] | undefined> {
+  const columns = await readColumns(tier, [...new Set(hashes)]);
+  if (!columns) return undefined;
+  const sign = page.sort === 'asc' ? 1 : -1;
+  return columns
+    .filter((c) => visible(c, watermark))
+    .map((c) => ({ c, lt: BigInt(c.lt) }))
+    .sort((a, b) => (a.lt === b.lt ? (a.c.account < b.c.account ? -1 : a.c.account > b.c.account ? 1 : 0) : a.lt < b.lt ? -sign : sign))
+    .slice(page.offset, page.offset + page.limit)
+    .map((x) => x.c);
+}
+
+/**
+ * One page of an account's transactions at or below the watermark (order lt), or undefined when the
+ * tier cannot tell it whole: the page reaches past the account's oldest kept transaction and the list is
+ * not marked complete from the first, or a transaction of it has expired.
+ */
+export async function readHotAccountPage(tier: HotTier, account: string, watermark: number, page: Page): Promise<TransactionColumns[] | undefined> {
+  const end = page.offset + page.limit;
+  if (end > HOT_ACCOUNT_TXS) return undefined;
+  const key = hotKeys(tier.prefix).accountTxs(account);
+  // Transactions above the watermark are the account's newest few: read a margin past the page for them.
+  const want = end + ABOVE_WATERMARK_MARGIN;
+  const members = page.sort === 'desc' ? await tier.redis.zrevrange(key, 0, want - 1) : await tier.redis.zrange(key, '0', String(want - 1));
+  const whole = members.length < want;
+  // Present only when the list is complete from the account's first transaction (the oldest member: last descending, first ascending).
+  const complete = members.includes(FROM_FIRST);
+  const under = members.filter((m) => m !== FROM_FIRST && Number(m.slice(0, m.indexOf(':'))) <= watermark);
+  const told = complete ? under.length >= end || whole : page.sort === 'desc' && under.length >= end;
+  if (!told) return undefined;
+  return readColumns(tier, under.slice(page.offset, end).map((m) => m.slice(m.indexOf(':') + 1)));
+}
+
+const ABOVE_WATERMARK_MARGIN = 8;
+
+/**
+ * One page of the transactions a masterchain block commits (order lt, then account ascending), or
+ * undefined when the tier does not hold the block's list. Members of equal lt sort by account in the
+ * set; a descending page reads the lt range of its members again to order ties by account ascending.
+ */
+export async function readHotMcBlockPage(tier: HotTier, seqno: number, watermark: number, page: Page): Promise<TransactionColumns[] | undefined> {
+  if (seqno > watermark) return undefined;
+  const key = hotKeys(tier.prefix).mcTxs(seqno);
+  let members: string[];
+  if (page.sort === 'asc') {
+    members = await tier.redis.zrange(key, String(page.offset), String(page.offset + page.limit - 1));
+    if (members.length === 0 && (await tier.redis.exists(key)) === 0) return undefined;
+  } else {
+    const edge = await tier.redis.zrevrange(key, page.offset, page.offset + page.limit - 1, 'WITHSCORES');
+    if (edge.length === 0) return (await tier.redis.exists(key)) === 0 ? undefined : [];
+    const [high, low] = [edge[1], edge[edge.length - 1]];
+    const [above, range] = await Promise.all([tier.redis.zcount(key, `(${high}`, '+inf'), tier.redis.zrangebyscore(key, low, high, 'WITHSCORES')]);
+    const entries: { member: string; lt: bigint }[] = [];
+    for (let i = 0; i < range.length; i += 2) entries.push({ member: range[i], lt: BigInt(range[i + 1]) });
+    // Descending lt, ascending member (account first) within an lt.
+    entries.sort((a, b) => (a.lt === b.lt ? (a.member < b.member ? -1 : 1) : a.lt > b.lt ? -1 : 1));
+    members = entries.slice(page.offset - above, page.offset - above + page.limit).map((e) => e.member);
+  }
+  return readColumns(tier, members.map((m) => m.slice(m.indexOf(' ') + 1)));
+}
+
+/** Whether the tier holds the list of a masterchain block (then it is indexed); undefined when it cannot say. */
+export async function hotMcBlockHeld(tier: HotTier, seqno: number): Promise<boolean | undefined> {
+  return (await tier.redis.exists(hotKeys(tier.prefix).mcTxs(seqno))) === 1 ? true : undefined;
+}
+
+/**
+ * The trace id of each transaction the tier holds (`found`; a held transaction without one has no
+ * stored trace); `unknown`: the transactions it does not hold.
+ */
+export async function readHotTraceIds(tier: HotTier, hashes: readonly string[]): Promise<{ found: Map<string, string>; unknown: string[] }> {
+  const found = new Map<string, string>();
+  const unknown: string[] = [];
+  if (hashes.length === 0) return { found, unknown };
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  for (const h of hashes) pipeline.hmget(keys.tx(h), 'c', 't');
+  const replies = (await pipeline.exec()) ?? [];
+  hashes.forEach((h, i) => {
+    const [err, fields] = replies[i] ?? [new Error('no reply')];
+    const [columns, traceId] = err ? [null, null] : (fields as (string | null)[]);
+    if (columns === null) unknown.push(h);
+    else if (traceId !== null) found.set(h, traceId);
+  });
+  return { found, unknown };
+}
+
+/**
+ * The state summaries with these (account, last_trans_lt), as readAccountStatesByHash keys them
+ * (account and state hash): `found`; `unknown`: those the tier cannot tell. The tier can tell a
+ * summary when it holds the transaction the state is after (lt 0: no state before the first).
+ */
+export async function readHotSummaries(
+  tier: HotTier,
+  wanted: readonly { account: string; hash: string; lt: string }[],
+): Promise<{ found: AccountStateSummary[]; unknown: { account: string; hash: string; lt: string }[] }> {
+  const found: AccountStateSummary[] = [];
+  const unknown: { account: string; hash: string; lt: string }[] = [];
+  if (wanted.length === 0) return { found, unknown };
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  for (const w of wanted) {
+    pipeline.zrangebyscore(keys.summaries(w.account), w.lt, w.lt);
+    pipeline.zcount(keys.accountTxs(w.account), w.lt, w.lt);
+  }
+  const replies = (await pipeline.exec()) ?? [];
+  wanted.forEach((w, i) => {
+    const [sumErr, summaries] = replies[2 * i] ?? [new Error('no reply')];
+    const [txErr, held] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (sumErr || txErr) return void unknown.push(w);
+    const summary = (summaries as string[])[0];
+    if (summary !== undefined) {
+      const s = JSON.parse(summary) as Omit<AccountStateSummary, 'account'>;
+      if (s.account_state_hash === w.hash) found.push({ ...s, account: w.account });
+      return;
+    }
+    if (Number(held) === 0 && w.lt !== '0') unknown.push(w);
+  });
+  return { found, unknown };
+}
