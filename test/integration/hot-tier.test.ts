@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { createLogger, createRegistry } from '@tonstream/runtime';
 import {
   connectHotTier, createStore, hotGate, type HotTier, hotTierProblem, initHotTier, masterchainBlockIndexed, migrate, readAccountStates, readAccountStatesByHash, readAddressFacts,
-  readCodeHashes, readDnsDomains, readHotStates, readTokenAddresses, readTransactions, readTransactionTraceIds, rebuildHotTier, rebuildHotTierOnce, recordBatch, type RecordBatch,
+  readCodeHashes, readDnsDomains, readHotStates, readMessages, readTokenAddresses, readTransactions, readTransactionTraceIds, rebuildHotTier, rebuildHotTierOnce, recordBatch, type RecordBatch,
   recordHotBreak, type ReadScope, saveWatermark, type Store, writeBatch, writeHotBatch,
 } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,8 @@ let seqnos: number[];
 let addresses: string[];
 /** The chain's transactions: hash, account, masterchain seqno. */
 let transactions: { hash: string; account: string; mc: number }[];
+/** The chain's message hashes, and the normalized hashes of its external-in messages. */
+let messageHashes: string[];
 const closing: (() => Promise<unknown>)[] = [];
 
 const writeAsTheWriter = (batch: RecordBatch) => writeBatch(store, batch, (rows) => writeHotBatch(tier, batch, rows));
@@ -63,6 +65,7 @@ beforeAll(async () => {
   for (const batch of data.batches) await writeAsTheWriter(batch);
   await writeAsTheWriter(recordBatch({ traces: data.traces }));
   transactions = data.batches.flatMap((b) => b.transactions.map(({ record: t }) => ({ hash: t.hash, account: t.account, mc: t.mc_block_seqno ?? 0 })));
+  messageHashes = [...new Set(data.batches.flatMap((b) => b.messages.flatMap(({ record: m }) => [m.hash, ...(m.hash_norm ? [m.hash_norm] : [])])))];
   // DNS items and other contracts at the third seqno, the DNS item's wallet moved at the last.
   await writeAsTheWriter(recordBatch({ accountStates: contractStates(seqnos[2], seqnos[seqnos.length - 1]) }));
   const states = data.batches.flatMap((b) => b.accountStates.map((s) => s.record.account));
@@ -109,6 +112,8 @@ async function transactionReads(scope: ReadScope) {
       out[`mc ${mcSeqno} indexed`] = await masterchainBlockIndexed(store, scope, mcSeqno);
     }
   }
+  for (const hash of messageHashes) out[`message ${hash}`] = await readMessages(store, scope, { hashes: [hash] }, { ...page(10, 0, 'desc'), order: 'lt' });
+  out.messagePage = await readMessages(store, scope, { hashes: messageHashes.slice(0, 30) }, { ...page(7, 2, 'asc'), order: 'lt' });
   const rows = await readTransactions(store, scope, { hashes }, page(1000, 0, 'asc'));
   const wanted = rows.flatMap((t) => [
     { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt },
@@ -132,6 +137,9 @@ async function answeredByTheTier(scope: ReadScope): Promise<number> {
   ];
   for (const filter of tries) {
     if (await readTransactions(unreachable, scope, filter, page).then(() => true, () => false)) answered++;
+  }
+  for (const hash of messageHashes) {
+    if (await readMessages(unreachable, scope, { hashes: [hash] }, { ...page, order: 'lt' }).then(() => true, () => false)) answered++;
   }
   await unreachable.close();
   return answered;
@@ -161,7 +169,7 @@ describe('the hot tier', () => {
     const last = seqnos[seqnos.length - 1];
     expect(transactions.length).toBeGreaterThan(50);
     const compare = async (label: string) => {
-      for (const watermark of [seqnos[0] - 1, ...seqnos.filter((_s, i) => i % 2 === 1), last]) {
+      for (const watermark of [seqnos[0] - 1, seqnos[Math.floor(seqnos.length / 2)], last - 1, last]) {
         const hot = await gate.at(watermark);
         expect(hot?.txSince, label).toBeDefined();
         expect(await transactionReads({ watermark, hot }), `${label}, watermark ${watermark}`).toEqual(await transactionReads({ watermark }));
@@ -170,7 +178,7 @@ describe('the hot tier', () => {
     await compare('as the writer fills it');
     // Not vacuous: by hash, the accounts' newest pages and the blocks' pages came from the tier.
     const filled = await answeredByTheTier({ watermark: last, hot: await gate.at(last) });
-    expect(filled).toBeGreaterThan(transactions.length);
+    expect(filled).toBeGreaterThan(transactions.length + messageHashes.length / 2);
     const data = await transactionReads({ watermark: last });
     expect(Object.keys(data.traceIds as object).length).toBeGreaterThan(10);
     expect(Object.keys(data.summaries as object).length).toBeGreaterThan(10);
@@ -201,6 +209,7 @@ describe('the hot tier', () => {
       ...transactions.slice(0, 40).map((t) => `/transactions?hash=${encodeURIComponent(t.hash)}`),
       ...[...new Set(transactions.map((t) => t.account))].map((a) => `/transactions?account=${encodeURIComponent(a)}&limit=2&offset=1`),
       ...seqnos.map((s) => `/transactionsByMasterchainBlock?seqno=${s}&limit=4&offset=1`),
+      ...messageHashes.slice(0, 40).map((h) => `/messages?msg_hash=${encodeURIComponent(h)}`),
       '/jetton/wallets?limit=20',
       '/jetton/masters?limit=5',
       '/nft/items?limit=20',

@@ -17,9 +17,10 @@ import type { Redis } from 'ioredis';
  * | `txs:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS transactions of the window by lt: `<mc seqno>:<hash>` |
  * | `sums:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS state summaries (a transaction's state before/after) by `last_trans_lt` |
  * | `mctx:<mc seqno>` | sorted set | the transactions a masterchain block commits by lt: `<account> <hash>` |
+ * | `msg:<hash>` | set | the sides of a message of the window (and of the external-in message with this normalized hash): `<direction> <transaction hash>` |
  *
  * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is
- * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `sums:`, `mctx:`; when `txWindowSeconds`
+ * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `sums:`, `mctx:`, `msg:`; when `txWindowSeconds`
  * is set) expires by the chain's time: at the transaction's (state's) time plus the window. `tokens` and `dns_wallets` are complete (they only grow, with the tokens
  * and DNS items of the chain): an address absent from them is not one, without asking ClickHouse.
  */
@@ -58,4 +59,5 @@ export const hotKeys = (prefix: string) => ({
   accountTxs: (account: string) => `${prefix}txs:${account}`,
   summaries: (account: string) => `${prefix}sums:${account}`,
   mcTxs: (seqno: number) => `${prefix}mctx:${seqno}`,
+  message: (hash: string) => `${prefix}msg:${hash}`,
 });

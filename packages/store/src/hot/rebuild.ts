@@ -7,7 +7,7 @@ import { TRANSACTION_COLUMNS, type TransactionColumns } from '../transaction-fac
 import { dropHotMeta, type HotMeta, writeHotMeta } from './gate.js';
 import { type HotTier, hotKeys } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
-import { writeHotTransactions } from './transactions.js';
+import { type HotMessageSide, writeHotTransactions } from './transactions.js';
 
 /** Accounts per page read from ClickHouse (in account order, the table's key). */
 const PAGE = 20_000;
@@ -82,7 +82,8 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
     if (txs.length === 0) break;
     const last = txs[txs.length - 1].account;
     const held = `account > ${str(after)} AND account <= ${str(last)} AND mc_block_seqno >= ${floor}`;
-    const [summaries, traces] = await Promise.all([
+    const [messages, summaries, traces] = await Promise.all([
+      store.query<HotMessageSide>(`SELECT hash, direction, tx_hash, hash_norm FROM ${db}.messages WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) LIMIT 1 BY hash, direction, tx_hash`),
       store.query<SummaryColumns>(`SELECT ${SUMMARY_COLUMNS} FROM ${db}.account_state_summaries WHERE ${held} LIMIT 1 BY account, last_trans_lt`),
       store.query<{ tx_hash: string; trace_id: string }>(
         `SELECT tx_hash, any(trace_id) AS trace_id FROM ${db}.transaction_traces WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) GROUP BY tx_hash`,
@@ -90,6 +91,7 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
     ]);
     await writeHotTransactions(tier, {
       transactions: txs,
+      messages,
       summaries: summaries.map((r) => ({ ...summaryFromColumns(r), last_trans_lt: r.last_trans_lt })),
       traces: traces.map((t) => ({ trace_id: t.trace_id, tx_hashes: [t.tx_hash] })),
       fromFirst: whole ? [...new Set(txs.map((t) => t.account))] : [],

@@ -1,9 +1,9 @@
-import type { AccountStateRecord } from '@tonstream/records';
+import type { AccountStateRecord, MessageRow } from '@tonstream/records';
 import type { AccountStateSummary } from '../reads/accounts.js';
 import type { RecordBatch, Row } from '../rows.js';
 import type { TableName } from '../schema.js';
 import type { Page } from '../reads/scope.js';
-import type { TransactionColumns } from '../transaction-facts.js';
+import { storedTransaction, type TransactionColumns, wholeMessages } from '../transaction-facts.js';
 import { HOT_ACCOUNT_TXS, type HotTier, hotKeys } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
 
@@ -22,6 +22,9 @@ export type HotTransaction = TransactionColumns & { hash: string; lt: string };
 
 /** A state summary (a transaction's `account_state_before/after`) with the lt it is the state after. */
 export type HotSummary = AccountStateSummary & { last_trans_lt: string };
+
+/** A side of a message (a `messages` row's key), and the TEP-467 hash of an external-in message. */
+export type HotMessageSide = { hash: string; direction: 'in' | 'out'; tx_hash: string; hash_norm: string };
 
 /** A trace's transactions, for their `trace_id`. */
 export type HotTrace = { trace_id: string; tx_hashes: readonly string[] };
@@ -53,7 +56,7 @@ export function stateSummary(s: AccountStateRecord): HotSummary {
  */
 export async function writeHotTransactions(
   tier: HotTier,
-  input: { transactions: readonly HotTransaction[]; summaries: readonly HotSummary[]; traces: readonly HotTrace[]; fromFirst?: readonly string[] },
+  input: { transactions: readonly HotTransaction[]; messages: readonly HotMessageSide[]; summaries: readonly HotSummary[]; traces: readonly HotTrace[]; fromFirst?: readonly string[] },
 ): Promise<void> {
   const ttl = tier.txWindowSeconds ?? 0;
   if (ttl <= 0) return;
@@ -71,6 +74,12 @@ export async function writeHotTransactions(
     const block = keys.mcTxs(Number(t.mc_block_seqno));
     pipeline.zadd(block, lt, `${t.account} ${hash}`);
     pipeline.expire(block, ttl);
+  }
+  for (const m of input.messages) {
+    for (const hash of m.hash_norm && m.hash_norm !== m.hash ? [m.hash, m.hash_norm] : [m.hash]) {
+      pipeline.sadd(keys.message(hash), `${m.direction} ${m.tx_hash}`);
+      pipeline.expire(keys.message(hash), ttl);
+    }
   }
   for (const account of input.fromFirst ?? []) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
   for (const s of input.summaries) {
@@ -98,12 +107,13 @@ export async function writeHotTransactions(
 }
 
 /** What a batch adds to the slice: its transactions as `transactions` rows hold them (`rows`, the batch's), its states' summaries, its traces. */
-export function hotTransactionsOfBatch(batch: RecordBatch, rows: Record<TableName, Row[]>): { transactions: HotTransaction[]; summaries: HotSummary[]; traces: HotTrace[] } {
+export function hotTransactionsOfBatch(batch: RecordBatch, rows: Record<TableName, Row[]>): Parameters<typeof writeHotTransactions>[1] {
   return {
     transactions: rows.transactions.map((r) => ({
       record: String(r.record), boc: String(r.boc), account: String(r.account), workchain: Number(r.workchain), shard: String(r.shard),
       block_seqno: Number(r.block_seqno), mc_block_seqno: Number(r.mc_block_seqno), global_version: Number(r.global_version), hash: String(r.hash), lt: String(r.lt),
     })),
+    messages: rows.messages.map((r) => ({ hash: String(r.hash), direction: r.direction === 'in' ? 'in' : 'out', tx_hash: String(r.tx_hash), hash_norm: String(r.hash_norm) })),
     summaries: batch.accountStates.map((s) => stateSummary(s.record)),
     traces: batch.traces.map(({ record: t }) => ({ trace_id: t.trace_id, tx_hashes: t.nodes.map((n) => n.tx_hash) })),
   };
@@ -267,4 +277,61 @@ export async function readHotSummaries(
     if (Number(held) === 0 && w.lt !== '0') unknown.push(w);
   });
   return { found, unknown };
+}
+
+/** A message of /messages (reads/messages.ts FoundMessage): its record, and its in and out transactions. */
+export type HeldMessage = { message: MessageRow; inTxHash: string | null; outTxHash: string | null };
+
+/**
+ * Messages by hash (or an external-in message's normalized hash) at or below the watermark, one per
+ * message hash, ordered as readMessages orders them by lt, one page; undefined when the tier cannot
+ * tell every side of them (a hash it holds nothing of, an expired transaction, an internal message
+ * whose sending transaction it does not hold).
+ */
+export async function readHotMessagesByHash(tier: HotTier, hashes: readonly string[], watermark: number, page: Page): Promise<HeldMessage[] | undefined> {
+  const asked = [...new Set(hashes)];
+  if (asked.length === 0) return [];
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  for (const h of asked) pipeline.smembers(keys.message(h));
+  const replies = (await pipeline.exec()) ?? [];
+  const sides: { asked: string; direction: string; tx: string }[] = [];
+  for (let i = 0; i < asked.length; i++) {
+    const [err, members] = replies[i] ?? [new Error('no reply')];
+    if (err || (members as string[]).length === 0) return undefined;
+    for (const m of members as string[]) sides.push({ asked: asked[i], direction: m.slice(0, m.indexOf(' ')), tx: m.slice(m.indexOf(' ') + 1) });
+  }
+  const txHashes = [...new Set(sides.map((s) => s.tx))];
+  const columns = await readColumns(tier, txHashes);
+  if (!columns) return undefined;
+  const whole = new Map<string, MessageRow[] | undefined>();
+  txHashes.forEach((h, i) => whole.set(h, visible(columns[i], watermark) ? wholeMessages(storedTransaction(columns[i])) : []));
+  const byHash = new Map<string, { in?: MessageRow; out?: MessageRow }>();
+  for (const side of sides) {
+    const messages = whole.get(side.tx);
+    if (!messages) return undefined; // a transaction kept as record text: ClickHouse has its messages
+    // The in message is a transaction's only one; an out message is found by its hash (never a normalized one).
+    const m = messages.find((r) => r.direction === side.direction && (r.direction === 'in' || r.hash === side.asked));
+    if (!m) continue; // above the watermark
+    const group = byHash.get(m.hash) ?? {};
+    group[m.direction] = m;
+    byHash.set(m.hash, group);
+  }
+  const found: HeldMessage[] = [];
+  for (const group of byHash.values()) {
+    const message = (group.in ?? group.out) as MessageRow;
+    // An internal message received at or below the watermark was sent at or below it too.
+    if (group.in && !group.out && message.source !== null) return undefined;
+    found.push({ message, inTxHash: group.in?.tx_hash ?? null, outTxHash: group.out?.tx_hash ?? null });
+  }
+  // readMessages' order by lt: rows without created_lt (external-in) as SQL NULLs after the rest ascending; then hash.
+  const sign = page.sort === 'asc' ? 1 : -1;
+  const key = (f: HeldMessage) => ({ none: f.message.created_lt === null ? 1 : 0, lt: BigInt(f.message.created_lt ?? 0), hash: f.message.hash });
+  found.sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    if (x.none !== y.none) return (x.none - y.none) * sign;
+    if (x.lt !== y.lt) return (x.lt < y.lt ? -1 : 1) * sign;
+    return (x.hash < y.hash ? -1 : x.hash > y.hash ? 1 : 0) * sign;
+  });
+  return found.slice(page.offset, page.offset + page.limit);
 }

@@ -3,7 +3,8 @@ import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { MESSAGE_COLUMNS, type MessageColumns } from '../transaction-facts.js';
 import { readMessageRecords } from './message-records.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { hasTransactionSlice, readHotMessagesByHash } from '../hot/transactions.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /**
  * Filters of `/api/v3/messages` and `/api/v3/transactionsByMessage`; every field optional, all ANDed.
@@ -83,9 +84,14 @@ export type FoundMessage = { message: MessageRow; inTxHash: string | null; outTx
  * (which made a lookup by hash 2-3x slower; measurements: migration 6).
  */
 export async function readMessages(store: Store, scope: ReadScope, filter: MessageFilter, page: Page & { order: MessageOrder }): Promise<FoundMessage[]> {
-  if (scope.watermark === null || (filter.hashes && filter.hashes.length === 0)) return [];
+  const watermark = scope.watermark;
+  if (watermark === null || (filter.hashes && filter.hashes.length === 0)) return [];
+  const hashes = filter.hashes;
+  const byHashOnly = hashes !== undefined && page.order === 'lt' && Object.entries(filter).every(([k, v]) => k === 'hashes' || v === undefined);
+  const held = byHashOnly ? await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? readHotMessagesByHash(tier, hashes, watermark, page) : undefined)) : undefined;
+  if (held) return held;
   const db = store.database;
-  const where = [`mc_block_seqno <= ${uint(scope.watermark)}`, ...conditions(db, filter, page.order)];
+  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...conditions(db, filter, page.order)];
   // Of the message's rows, one side's columns (the same row's: argMin by direction), to read its record by;
   // aliased apart, as a column's own name would stand for the aggregate inside the other aggregates.
   const side = MESSAGE_COLUMNS.filter((c) => c !== 'hash').map((c) => `argMin(${c}, direction) AS side_${c}`).join(', ');

@@ -47,9 +47,9 @@ export type Endpoint<P extends Params = Params, R = unknown> = {
   /** Other statuses it answers with `{"error": …}` and what each means (documented in OpenAPI). */
   errors?: Readonly<Record<number, string>>;
   /**
-   * The answer depends only on the parameters and the watermark (no per-request input like a key):
-   * one computation per (watermark, parameters) is shared by every request until the watermark moves
-   * (not the traces watermark: an endpoint that reads traces or actions is not shared).
+   * The answer depends only on the parameters and the watermarks (no per-request input like a key):
+   * one computation per (watermark, traces watermark, parameters) is shared by every request until
+   * the watermark moves.
    * A function: only the requests whose parameters it accepts are shared (hot pages, not every lookup).
    */
   sharedPerWatermark?: boolean | ((params: ParsedParams<P>) => boolean);
@@ -118,7 +118,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
       const body = shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))
         ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
           await Promise.race([
-            shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
+            shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata, traces?.mc_seqno ?? null], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
             new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
           ])
         : await answer({ timeoutMs: settings.timeoutMs, signal });

@@ -48,6 +48,9 @@ export const transactionsEndpoint = defineEndpoint({
   operationId: 'getTransactions',
   summary: 'Transactions by block, masterchain seqno, account, hash, lt or time',
   tag: 'transactions',
+  // The chain's newest transactions and a block's are an explorer's front page: one read per watermark.
+  // (A transaction's trace_id appears once the tracer stored its trace, so the traces watermark is in the key.)
+  sharedPerWatermark: (p) => p.account === undefined && p.hash === undefined,
   params: {
     workchain: optional(kinds.int32, 'Workchain of the block.'),
     shard: optional(kinds.shard, 'Shard of the block, hex first, then signed decimal.'),
