@@ -246,6 +246,12 @@ async function main(): Promise<void> {
       floor: () => one((s) => readMessages(s, scope, { hashes: [messageHash()] }, { ...page, order: 'lt' })),
     },
     {
+      // v2's index-backed history (TonClient.getTransactions): the page and its BoCs from the index.
+      name: 'v2_getTransactions',
+      path: () => `/api/v2/getTransactions?address=${q(account())}&limit=10`,
+      floor: () => one((s) => readTransactions(s, scope, { accounts: [account()] }, { ...page, order: 'lt' })),
+    },
+    {
       name: 'accountStates',
       path: () => `/api/v3/accountStates?address=${q(account())}`,
       floor: () => one((s) => readAccountStates(s, scope, [account()])),

@@ -40,7 +40,7 @@ let seqnos: number[];
 /** Every account with a state, the DNS wallets, and two strangers. */
 let addresses: string[];
 /** The chain's transactions: hash, account, masterchain seqno. */
-let transactions: { hash: string; account: string; mc: number }[];
+let transactions: { hash: string; account: string; mc: number; lt: bigint }[];
 /** The chain's message hashes, and the normalized hashes of its external-in messages. */
 let messageHashes: string[];
 const closing: (() => Promise<unknown>)[] = [];
@@ -64,7 +64,7 @@ beforeAll(async () => {
   seqnos = data.mcSeqnos;
   for (const batch of data.batches) await writeAsTheWriter(batch);
   await writeAsTheWriter(recordBatch({ traces: data.traces }));
-  transactions = data.batches.flatMap((b) => b.transactions.map(({ record: t }) => ({ hash: t.hash, account: t.account, mc: t.mc_block_seqno ?? 0 })));
+  transactions = data.batches.flatMap((b) => b.transactions.map(({ record: t }) => ({ hash: t.hash, account: t.account, mc: t.mc_block_seqno ?? 0, lt: BigInt(t.lt) })));
   messageHashes = [...new Set(data.batches.flatMap((b) => b.messages.flatMap(({ record: m }) => [m.hash, ...(m.hash_norm ? [m.hash_norm] : [])])))];
   // DNS items and other contracts at the third seqno, the DNS item's wallet moved at the last.
   await writeAsTheWriter(recordBatch({ accountStates: contractStates(seqnos[2], seqnos[seqnos.length - 1]) }));
@@ -106,6 +106,11 @@ async function transactionReads(scope: ReadScope) {
     out[`hashes ${sort} page`] = await readTransactions(store, scope, { hashes }, page(7, 3, sort));
     for (const account of accounts) {
       for (const [limit, offset] of [[3, 0], [3, 2], [1000, 0]]) out[`${account} ${limit} ${offset} ${sort}`] = await readTransactions(store, scope, { accounts: [account] }, page(limit, offset, sort));
+      // As v2 getTransactions pages: from an lt back, down to a lower bound.
+      const lts = transactions.filter((t) => t.account === account).map((t) => t.lt).sort((a, b) => (a < b ? -1 : 1));
+      const [endLt, startLt] = [lts[Math.floor(lts.length / 2)], lts[0] + 1n];
+      out[`${account} to ${endLt} ${sort}`] = await readTransactions(store, scope, { accounts: [account], endLt }, page(2, 0, sort));
+      out[`${account} ${startLt}..${endLt} ${sort}`] = await readTransactions(store, scope, { accounts: [account], startLt, endLt }, page(20, 0, sort));
     }
     for (const mcSeqno of [...mcSeqnos, mcSeqnos[mcSeqnos.length - 1] + 1]) {
       for (const [limit, offset] of [[2, 0], [3, 1], [1000, 0]]) out[`mc ${mcSeqno} ${limit} ${offset} ${sort}`] = await readTransactions(store, scope, { mcSeqno }, page(limit, offset, sort));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Store } from '../client.js';
 import { str, uint } from '../sql.js';
-import { type HotTier, hotKeys } from './layout.js';
+import { HOT_LAYOUT, type HotTier, hotKeys } from './layout.js';
 
 /**
  * When the tier may answer. It holds every state written since it was built (`meta`), unless a write
@@ -19,7 +19,10 @@ export type HotMeta = {
   fromMc: number;
   /** The transaction slice holds every transaction with `now` at or after this (0: all of the index's); absent: built without it. */
   txSince?: number;
+  /** HOT_LAYOUT of the release that built it. */
+  layout: number;
 };
+
 
 /** The Redis server's id for this run (Kvrocks has none: '' then, and restarts are not detected). */
 export async function redisRunId(redis: Redis): Promise<string> {
@@ -30,15 +33,15 @@ export async function redisRunId(redis: Redis): Promise<string> {
 export async function readHotMeta(tier: HotTier): Promise<HotMeta | null> {
   const m = await tier.redis.hgetall(hotKeys(tier.prefix).meta);
   if (!m.epoch) return null;
-  const meta: HotMeta = { epoch: m.epoch, builtAtMs: Number(m.built_at_ms), runId: m.run_id ?? '', fromMc: Number(m.from_mc) };
+  const meta: HotMeta = { epoch: m.epoch, builtAtMs: Number(m.built_at_ms), runId: m.run_id ?? '', fromMc: Number(m.from_mc), layout: Number(m.layout ?? 1) };
   if (m.tx_since !== undefined) meta.txSince = Number(m.tx_since);
   return meta;
 }
 
 /** Marks the tier complete from now on (`builtAtMs`: when its filling began; `txSince`: see HotMeta, when it keeps transactions). */
 export async function writeHotMeta(tier: HotTier, builtAtMs: number, fromMc: number, txSince?: number): Promise<HotMeta> {
-  const meta: HotMeta = { epoch: randomUUID(), builtAtMs, runId: await redisRunId(tier.redis), fromMc };
-  const fields: Record<string, string> = { epoch: meta.epoch, built_at_ms: String(builtAtMs), run_id: meta.runId, from_mc: String(fromMc) };
+  const meta: HotMeta = { epoch: randomUUID(), builtAtMs, runId: await redisRunId(tier.redis), fromMc, layout: HOT_LAYOUT };
+  const fields: Record<string, string> = { epoch: meta.epoch, built_at_ms: String(builtAtMs), run_id: meta.runId, from_mc: String(fromMc), layout: String(HOT_LAYOUT) };
   if (keepsTransactions(tier) && txSince !== undefined) fields.tx_since = String((meta.txSince = txSince));
   await tier.redis.hset(hotKeys(tier.prefix).meta, fields);
   return meta;
@@ -81,6 +84,7 @@ async function checkHotTier(tier: HotTier, store: Store): Promise<{ problem: str
   const meta = await readHotMeta(tier);
   const problem = await (async () => {
     if (!meta) return 'not built (npm run hot:rebuild)';
+    if (meta.layout !== HOT_LAYOUT) return `built by a release of another layout (${meta.layout}, this one ${HOT_LAYOUT})`;
     if (meta.runId !== (await redisRunId(tier.redis))) return 'Redis restarted since the tier was built';
     // Both ways: a slice the writers no longer add to would answer without the newest transactions.
     if ((meta.txSince !== undefined) !== keepsTransactions(tier)) return meta.txSince === undefined ? 'built without transactions (HOT_TIER_TX_WINDOW_SECONDS)' : 'built with transactions the configuration does not keep';

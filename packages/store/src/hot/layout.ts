@@ -3,11 +3,12 @@ import type { Redis } from 'ioredis';
 /**
  * The hot tier: what point reads ask for all day, in Redis (or Kvrocks: plain strings, hashes and
  * sorted sets, no scripts), written by the writer beside ClickHouse and read before it. Keys, under
- * one prefix (default `tonstream:hot:<database>:`, so indexes sharing a Redis never meet):
+ * one prefix (default `tonstream:hot:<database>:`, so indexes sharing a Redis never meet), then
+ * `v<HOT_LAYOUT>:` but for `meta` and `rebuilding`:
  *
  * | key | type | content |
  * |---|---|---|
- * | `meta` | hash | `epoch`, `built_at_ms`, `run_id`, `from_mc`: the tier is complete since it was built (gate.ts) |
+ * | `meta` | hash | `epoch`, `built_at_ms`, `run_id`, `from_mc`, `tx_since`, `layout`: the tier is complete since it was built (gate.ts) |
  * | `state:<wc:HEX>` | sorted set | the account's last HOT_STATE_VERSIONS stored states by `last_trans_lt`: the state record as stored in ClickHouse without `code_boc` |
  * | `code:<code hash>` | string | the code's BoC (base64), shared by every account running it |
  * | `tokens` | sorted set | every address that has been a Jetton master or wallet, an NFT collection or item, by the lowest masterchain seqno it was one at |
@@ -49,8 +50,14 @@ export function defaultHotPrefix(database: string): string {
   return `tonstream:hot:${database}:`;
 }
 
-export const hotKeys = (prefix: string) => ({
-  meta: `${prefix}meta`,
+/**
+ * The version of the tier's keys and members, part of every key but `meta`: a tier built by a release of
+ * another layout is rebuilt under its own keys (the old ones expire).
+ */
+export const HOT_LAYOUT = 2;
+
+export const hotKeys = (root: string, prefix = `${root}v${HOT_LAYOUT}:`) => ({
+  meta: `${root}meta`,
   state: (account: string) => `${prefix}state:${account}`,
   code: (codeHash: string) => `${prefix}code:${codeHash}`,
   tokens: `${prefix}tokens`,

@@ -83,7 +83,7 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
     const last = txs[txs.length - 1].account;
     const held = `account > ${str(after)} AND account <= ${str(last)} AND mc_block_seqno >= ${floor}`;
     const [messages, summaries, traces] = await Promise.all([
-      store.query<HotMessageSide>(`SELECT hash, direction, tx_hash, hash_norm FROM ${db}.messages WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) LIMIT 1 BY hash, direction, tx_hash`),
+      store.query<HotMessageSide>(`SELECT hash, direction, tx_hash, hash_norm, if(record != '', 'r', toString(reads_extra_flags)) AS derived FROM ${db}.messages WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) LIMIT 1 BY hash, direction, tx_hash`),
       store.query<SummaryColumns>(`SELECT ${SUMMARY_COLUMNS} FROM ${db}.account_state_summaries WHERE ${held} LIMIT 1 BY account, last_trans_lt`),
       store.query<{ tx_hash: string; trace_id: string }>(
         `SELECT tx_hash, any(trace_id) AS trace_id FROM ${db}.transaction_traces WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) GROUP BY tx_hash`,

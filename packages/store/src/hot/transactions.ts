@@ -3,7 +3,7 @@ import type { AccountStateSummary } from '../reads/accounts.js';
 import type { RecordBatch, Row } from '../rows.js';
 import type { TableName } from '../schema.js';
 import type { Page } from '../reads/scope.js';
-import { storedTransaction, type TransactionColumns, wholeMessages } from '../transaction-facts.js';
+import { storedMessage, type TransactionColumns } from '../transaction-facts.js';
 import { HOT_ACCOUNT_TXS, type HotTier, hotKeys } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
 
@@ -23,13 +23,20 @@ export type HotTransaction = TransactionColumns & { hash: string; lt: string };
 /** A state summary (a transaction's `account_state_before/after`) with the lt it is the state after. */
 export type HotSummary = AccountStateSummary & { last_trans_lt: string };
 
-/** A side of a message (a `messages` row's key), and the TEP-467 hash of an external-in message. */
-export type HotMessageSide = { hash: string; direction: 'in' | 'out'; tx_hash: string; hash_norm: string };
+/**
+ * A side of a message (a `messages` row's key), the TEP-467 hash of an external-in message, and how
+ * its record is had: derived from its transaction's BoC with the fee bits read as extra_flags or not
+ * (`0`/`1`, the row's `reads_extra_flags`), or `r`: the row keeps its record text (not in the tier).
+ */
+export type HotMessageSide = { hash: string; direction: 'in' | 'out'; tx_hash: string; hash_norm: string; derived: '0' | '1' | 'r' };
 
 /** A trace's transactions, for their `trace_id`. */
 export type HotTrace = { trace_id: string; tx_hashes: readonly string[] };
 
 const SUMMARIES_GRACE_SECONDS = 3600;
+
+/** Items of each kind per pipeline. */
+const PIPELINE_ITEMS = 2_000;
 
 /** The member that marks an account's transactions as complete from its first one (a rebuild over the whole history). */
 const FROM_FIRST = '^';
@@ -60,6 +67,16 @@ export async function writeHotTransactions(
 ): Promise<void> {
   const ttl = tier.txWindowSeconds ?? 0;
   if (ttl <= 0) return;
+  const { transactions, messages, summaries, traces, fromFirst = [] } = input;
+  const longest = Math.max(transactions.length, messages.length, summaries.length, traces.length, fromFirst.length);
+  if (longest > PIPELINE_ITEMS) {
+    // Pipelines Redis answers well within the command timeout (a rebuild's page is tens of thousands).
+    for (let i = 0; i < longest; i += PIPELINE_ITEMS) {
+      const part = <T>(list: readonly T[]) => list.slice(i, i + PIPELINE_ITEMS);
+      await writeHotTransactions(tier, { transactions: part(transactions), messages: part(messages), summaries: part(summaries), traces: part(traces), fromFirst: part(fromFirst) });
+    }
+    return;
+  }
   const keys = hotKeys(tier.prefix);
   const pipeline = tier.redis.pipeline();
   const touched = new Set<string>();
@@ -76,9 +93,13 @@ export async function writeHotTransactions(
     pipeline.expire(block, ttl);
   }
   for (const m of input.messages) {
-    for (const hash of m.hash_norm && m.hash_norm !== m.hash ? [m.hash, m.hash_norm] : [m.hash]) {
-      pipeline.sadd(keys.message(hash), `${m.direction} ${m.tx_hash}`);
-      pipeline.expire(keys.message(hash), ttl);
+    // `<direction> <tx hash> <derived>`, and under a normalized hash the message's own hash.
+    const side = `${m.direction} ${m.tx_hash} ${m.derived}`;
+    pipeline.sadd(keys.message(m.hash), side);
+    pipeline.expire(keys.message(m.hash), ttl);
+    if (m.hash_norm && m.hash_norm !== m.hash) {
+      pipeline.sadd(keys.message(m.hash_norm), `${side} ${m.hash}`);
+      pipeline.expire(keys.message(m.hash_norm), ttl);
     }
   }
   for (const account of input.fromFirst ?? []) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
@@ -113,7 +134,7 @@ export function hotTransactionsOfBatch(batch: RecordBatch, rows: Record<TableNam
       record: String(r.record), boc: String(r.boc), account: String(r.account), workchain: Number(r.workchain), shard: String(r.shard),
       block_seqno: Number(r.block_seqno), mc_block_seqno: Number(r.mc_block_seqno), global_version: Number(r.global_version), hash: String(r.hash), lt: String(r.lt),
     })),
-    messages: rows.messages.map((r) => ({ hash: String(r.hash), direction: r.direction === 'in' ? 'in' : 'out', tx_hash: String(r.tx_hash), hash_norm: String(r.hash_norm) })),
+    messages: rows.messages.map((r) => ({ hash: String(r.hash), direction: r.direction === 'in' ? 'in' : 'out', tx_hash: String(r.tx_hash), hash_norm: String(r.hash_norm), derived: r.record !== '' ? 'r' : Number(r.reads_extra_flags) === 1 ? '1' : '0' })),
     summaries: batch.accountStates.map((s) => stateSummary(s.record)),
     traces: batch.traces.map(({ record: t }) => ({ trace_id: t.trace_id, tx_hashes: t.nodes.map((n) => n.tx_hash) })),
   };
@@ -171,24 +192,34 @@ export async function readHotTransactionsByHash(tier: HotTier, hashes: readonly 
 }
 
 /**
- * One page of an account's transactions at or below the watermark (order lt), or undefined when the
- * tier cannot tell it whole: the page reaches past the account's oldest kept transaction and the list is
- * not marked complete from the first, or a transaction of it has expired.
+ * One page of an account's transactions at or below the watermark (order lt; descending pages may be
+ * bounded by lt, as v2 getTransactions pages), or undefined when the tier cannot tell it whole: the
+ * page reaches past the account's oldest kept transaction (and the list is not marked complete from
+ * the first, nor the page's lower bound reached), or a transaction of it has expired.
  */
-export async function readHotAccountPage(tier: HotTier, account: string, watermark: number, page: Page): Promise<TransactionColumns[] | undefined> {
+export async function readHotAccountPage(tier: HotTier, account: string, watermark: number, page: Page, lts: { startLt?: bigint; endLt?: bigint } = {}): Promise<TransactionColumns[] | undefined> {
   const end = page.offset + page.limit;
   if (end > HOT_ACCOUNT_TXS) return undefined;
+  if (page.sort === 'asc' && (lts.startLt !== undefined || lts.endLt !== undefined)) return undefined;
   const key = hotKeys(tier.prefix).accountTxs(account);
   // Transactions above the watermark are the account's newest few: read a margin past the page for them.
   const want = end + ABOVE_WATERMARK_MARGIN;
-  const members = page.sort === 'desc' ? await tier.redis.zrevrange(key, 0, want - 1) : await tier.redis.zrange(key, '0', String(want - 1));
+  const read =
+    page.sort === 'desc'
+      ? await tier.redis.zrevrangebyscore(key, lts.endLt === undefined ? '+inf' : lts.endLt.toString(), '-inf', 'WITHSCORES', 'LIMIT', 0, want)
+      : await tier.redis.zrange(key, '0', String(want - 1), 'WITHSCORES');
+  const members: { member: string; lt: bigint }[] = [];
+  for (let i = 0; i < read.length; i += 2) members.push({ member: read[i], lt: BigInt(read[i + 1]) });
   const whole = members.length < want;
   // Present only when the list is complete from the account's first transaction (the oldest member: last descending, first ascending).
-  const complete = members.includes(FROM_FIRST);
-  const under = members.filter((m) => m !== FROM_FIRST && Number(m.slice(0, m.indexOf(':'))) <= watermark);
-  const told = complete ? under.length >= end || whole : page.sort === 'desc' && under.length >= end;
+  const complete = members.some((m) => m.member === FROM_FIRST);
+  const held = members.filter((m) => m.member !== FROM_FIRST);
+  // Descending, a member below the lower bound ends the page's range.
+  const bounded = lts.startLt !== undefined && held.some((m) => m.lt < (lts.startLt as bigint));
+  const under = held.filter((m) => (lts.startLt === undefined || m.lt >= lts.startLt) && Number(m.member.slice(0, m.member.indexOf(':'))) <= watermark);
+  const told = under.length >= end ? page.sort === 'desc' || complete : (complete && whole) || bounded;
   if (!told) return undefined;
-  return readColumns(tier, under.slice(page.offset, end).map((m) => m.slice(m.indexOf(':') + 1)));
+  return readColumns(tier, under.slice(page.offset, end).map((m) => m.member.slice(m.member.indexOf(':') + 1)));
 }
 
 const ABOVE_WATERMARK_MARGIN = 8;
@@ -295,24 +326,26 @@ export async function readHotMessagesByHash(tier: HotTier, hashes: readonly stri
   const pipeline = tier.redis.pipeline();
   for (const h of asked) pipeline.smembers(keys.message(h));
   const replies = (await pipeline.exec()) ?? [];
-  const sides: { asked: string; direction: string; tx: string }[] = [];
+  const sides: { hash: string; direction: 'in' | 'out'; tx: string; flags: string }[] = [];
   for (let i = 0; i < asked.length; i++) {
     const [err, members] = replies[i] ?? [new Error('no reply')];
     if (err || (members as string[]).length === 0) return undefined;
-    for (const m of members as string[]) sides.push({ asked: asked[i], direction: m.slice(0, m.indexOf(' ')), tx: m.slice(m.indexOf(' ') + 1) });
+    for (const m of members as string[]) {
+      const [direction, tx, flags, hash = asked[i]] = m.split(' ');
+      sides.push({ hash, direction: direction === 'in' ? 'in' : 'out', tx, flags });
+    }
   }
   const txHashes = [...new Set(sides.map((s) => s.tx))];
   const columns = await readColumns(tier, txHashes);
   if (!columns) return undefined;
-  const whole = new Map<string, MessageRow[] | undefined>();
-  txHashes.forEach((h, i) => whole.set(h, visible(columns[i], watermark) ? wholeMessages(storedTransaction(columns[i])) : []));
+  const txs = new Map(txHashes.map((h, i) => [h, columns[i]]));
   const byHash = new Map<string, { in?: MessageRow; out?: MessageRow }>();
   for (const side of sides) {
-    const messages = whole.get(side.tx);
-    if (!messages) return undefined; // a transaction kept as record text: ClickHouse has its messages
-    // The in message is a transaction's only one; an out message is found by its hash (never a normalized one).
-    const m = messages.find((r) => r.direction === side.direction && (r.direction === 'in' || r.hash === side.asked));
-    if (!m) continue; // above the watermark
+    const tx = txs.get(side.tx) as HeldColumns;
+    if (!visible(tx, watermark)) continue;
+    if (side.flags === 'r' || tx.boc === '') return undefined; // its record text is ClickHouse's
+    // This message alone from its transaction's BoC, as ClickHouse's read derives it (a transaction may carry hundreds).
+    const m = storedMessage({ record: '', hash: side.hash, direction: side.direction, tx_hash: side.tx, tx_lt: tx.lt, source: '', destination: '', reads_extra_flags: side.flags }, tx);
     const group = byHash.get(m.hash) ?? {};
     group[m.direction] = m;
     byHash.set(m.hash, group);
@@ -320,8 +353,10 @@ export async function readHotMessagesByHash(tier: HotTier, hashes: readonly stri
   const found: HeldMessage[] = [];
   for (const group of byHash.values()) {
     const message = (group.in ?? group.out) as MessageRow;
-    // An internal message received at or below the watermark was sent at or below it too.
-    if (group.in && !group.out && message.source !== null) return undefined;
+    // An internal message received at or below the watermark was sent at or below it too: unless the tier
+    // holds every transaction of the index (txSince 0), its sending side may be one it does not hold. (A set
+    // whose out side expired before the in side came, a delivery slower than the window, is not told apart.)
+    if (group.in && !group.out && message.source !== null && tier.txSince !== 0) return undefined;
     found.push({ message, inTxHash: group.in?.tx_hash ?? null, outTxHash: group.out?.tx_hash ?? null });
   }
   // readMessages' order by lt: rows without created_lt (external-in) as SQL NULLs after the rest ascending; then hash.

@@ -80,13 +80,14 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
 
 /**
  * The page from the hot tier's transaction slice, for the filters it keeps lists for (hashes, one
- * account, one masterchain block; order lt); undefined when it cannot answer whole.
+ * account with lt bounds, one masterchain block; order lt); undefined when it cannot answer whole.
  */
 async function readHeldTransactions(tier: HotTier, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }) {
   if (!hasTransactionSlice(tier) || page.order !== 'lt') return undefined;
   const only = (key: keyof TransactionFilter) => Object.entries(filter).every(([k, v]) => k === key || v === undefined);
   if (filter.hashes && only('hashes')) return readHotTransactionsByHash(tier, filter.hashes, watermark, page);
-  if (filter.accounts?.length === 1 && only('accounts')) return readHotAccountPage(tier, filter.accounts[0], watermark, page);
+  const accountOnly = Object.entries(filter).every(([k, v]) => k === 'accounts' || k === 'startLt' || k === 'endLt' || v === undefined);
+  if (filter.accounts?.length === 1 && accountOnly) return readHotAccountPage(tier, filter.accounts[0], watermark, page, filter);
   if (filter.mcSeqno !== undefined && only('mcSeqno')) return readHotMcBlockPage(tier, filter.mcSeqno, watermark, page);
   return undefined;
 }
