@@ -44,10 +44,13 @@ redis_start() {
   # CLEAN_EXEC: the daemon keeps /dev/null and its log only, no descriptor of ours (lib/fds.sh).
   # The append-only file keeps what the tracer (incomplete traces) and the API keys need across a
   # restart. Redis writes it before answering, so a killed server loses nothing acknowledged; the
-  # once-a-second fsync bounds what a machine crash loses to that second. zset-max-listpack-value:
-  # the hot tier's account states (sorted sets of ~200-byte members) stay compact, ~3x less memory.
+  # once-a-second fsync bounds what a machine crash loses to that second. The listpack limits keep
+  # the hot tier compact: account states (sorted sets of ~200-byte members, ~3x less memory), a
+  # masterchain block's and an account's transaction lists (hundreds of members; a skiplist costs
+  # ~160 bytes a member), a transaction's columns and trace id (a hash with a ~1 KB value).
   "${CLEAN_EXEC[@]}" "$server" --bind "$REDIS_HOST" --port "$REDIS_PORT" --protected-mode yes \
-    --save '' --appendonly yes --appendfsync everysec --zset-max-listpack-value 1024 --dir "$REDIS_DIR" \
+    --save '' --appendonly yes --appendfsync everysec --zset-max-listpack-value 1024 --zset-max-listpack-entries 512 \
+    --hash-max-listpack-value 4096 --dir "$REDIS_DIR" \
     --daemonize yes --pidfile "$REDIS_PIDFILE" --logfile "$REDIS_LOG" </dev/null >/dev/null 2>&1 \
     || { show_log_tail "$REDIS_LOG"; die "redis: redis-server failed to start; read $REDIS_LOG"; }
   local i

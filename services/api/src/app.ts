@@ -84,7 +84,7 @@ export function createApp({ store, registry, logger, testnet = false, rateLimit,
   app.use(['/api/v2', '/api/v3'], cors);
   if (rateLimit) app.use(['/api/v2', '/api/v3', STATUS_DATA_PATH], rateLimit.middleware);
   app.use(createStatusRouter({ store, index, registry }));
-  app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger }));
+  app.use('/api/v2', createV2Router({ store, index, lite, testnet, logger, hot }));
   app.use('/api/v3', createV3Router({ store, index, testnet, lite, pending, hot, defaults, checkResponses: responseCheck(checkResponses, registry, logger) }));
   if (streaming) app.all(STREAMING_HTTP_PATHS, (req, res) => streaming.http(req, res));
 

@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
  * | `txs:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS transactions of the window by lt: `<mc seqno>:<hash>` |
  * | `sums:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS state summaries (a transaction's state before/after) by `last_trans_lt` |
  * | `mctx:<mc seqno>` | sorted set | the transactions a masterchain block commits by lt: `<account> <hash>` |
- * | `msg:<hash>` | set | the sides of a message of the window (and of the external-in message with this normalized hash): `<direction> <transaction hash>` |
+ * | `msg:<hash>` | sorted set (score 0) | the sides of a message of the window (and of the external-in message with this normalized hash): `<direction> <transaction hash>` |
  *
  * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is
  * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `sums:`, `mctx:`, `msg:`; when `txWindowSeconds`
@@ -54,7 +54,7 @@ export function defaultHotPrefix(database: string): string {
  * The version of the tier's keys and members, part of every key but `meta`: a tier built by a release of
  * another layout is rebuilt under its own keys (the old ones expire).
  */
-export const HOT_LAYOUT = 2;
+export const HOT_LAYOUT = 3;
 
 export const hotKeys = (root: string, prefix = `${root}v${HOT_LAYOUT}:`) => ({
   meta: `${root}meta`,

@@ -95,10 +95,11 @@ export async function writeHotTransactions(
   for (const m of input.messages) {
     // `<direction> <tx hash> <derived>`, and under a normalized hash the message's own hash.
     const side = `${m.direction} ${m.tx_hash} ${m.derived}`;
-    pipeline.sadd(keys.message(m.hash), side);
+    // A sorted set of score 0 (not a set): Redis keeps a small one as a listpack, a set of strings as a hash table (312 bytes for one member).
+    pipeline.zadd(keys.message(m.hash), 0, side);
     pipeline.expire(keys.message(m.hash), ttl);
     if (m.hash_norm && m.hash_norm !== m.hash) {
-      pipeline.sadd(keys.message(m.hash_norm), `${side} ${m.hash}`);
+      pipeline.zadd(keys.message(m.hash_norm), 0, `${side} ${m.hash}`);
       pipeline.expire(keys.message(m.hash_norm), ttl);
     }
   }
@@ -324,7 +325,7 @@ export async function readHotMessagesByHash(tier: HotTier, hashes: readonly stri
   if (asked.length === 0) return [];
   const keys = hotKeys(tier.prefix);
   const pipeline = tier.redis.pipeline();
-  for (const h of asked) pipeline.smembers(keys.message(h));
+  for (const h of asked) pipeline.zrange(keys.message(h), '0', '-1');
   const replies = (await pipeline.exec()) ?? [];
   const sides: { hash: string; direction: 'in' | 'out'; tx: string; flags: string }[] = [];
   for (let i = 0; i < asked.length; i++) {

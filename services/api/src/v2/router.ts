@@ -1,5 +1,5 @@
 import type { Logger } from '@tonstream/runtime';
-import type { Store } from '@tonstream/store';
+import type { HotGate, Store } from '@tonstream/store';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { type Failure, failureOf } from '../http/failure.js';
 import type { IndexState } from '../index-state.js';
@@ -10,7 +10,8 @@ import { MAX_TIMEOUT_MS } from '../http/params.js';
 import { errorEnvelope, okEnvelope, PAGE_NOTE, V2Error } from './envelope.js';
 import { bodyValues, parseValues, type V2Method } from './method.js';
 
-export type V2Deps = { store: Store; index: IndexState; lite: Liteserver; testnet: boolean; logger: Logger };
+/** `hot`: the hot tier (@tonstream/store hotGate), read first by the index-backed methods. */
+export type V2Deps = { store: Store; index: IndexState; lite: Liteserver; testnet: boolean; logger: Logger; hot?: HotGate };
 
 /** Index reads of a v2 call end after this long: v3's default (and cap) of X-Timeout. */
 export const V2_READ_TIMEOUT_MS = MAX_TIMEOUT_MS;
@@ -39,7 +40,8 @@ export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Ro
   const call = async (m: V2Method, values: URLSearchParams | Map<string, string[]>, signal: AbortSignal) => {
     const params = parseValues(m.params, values);
     const watermark = await deps.index.watermark();
-    const scope = { watermark: watermark?.mc_seqno ?? null, query: { timeoutMs: V2_READ_TIMEOUT_MS, signal } };
+    const mc = watermark?.mc_seqno ?? null;
+    const scope = { watermark: mc, query: { timeoutMs: V2_READ_TIMEOUT_MS, signal }, hot: await deps.hot?.at(mc) };
     return m.handle({ params, store: deps.store, scope, lite: deps.lite, testnet: deps.testnet });
   };
 
