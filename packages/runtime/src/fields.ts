@@ -27,8 +27,8 @@ export const hotTierFields = {
   hotTierTtlSeconds: int('HOT_TIER_TTL_SECONDS', 'seconds an account stays in the hot tier after its last write (then read from ClickHouse)', 30 * 24 * 3600, { min: 60, max: 10 * 365 * 24 * 3600 }),
   hotTierTxWindowSeconds: int(
     'HOT_TIER_TX_WINDOW_SECONDS',
-    'seconds a transaction stays in the hot tier after its write (a rebuild loads those of the masterchain blocks of this last stretch of chain time); 0: no transactions in the tier',
-    24 * 3600,
+    'seconds a transaction stays in the hot tier after its write (a rebuild loads those of the masterchain blocks of this last stretch of chain time; ~3.4 KB a transaction); 0: no transactions in the tier',
+    6 * 3600,
     { min: 0, max: 30 * 365 * 24 * 3600 },
   ),
 };
