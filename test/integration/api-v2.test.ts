@@ -239,12 +239,12 @@ describe('accounts', () => {
       eventually(`${what} in the index`, async () => (await stack.store.query<{ account: string }>(`SELECT account FROM ${stack.database}.account_states_latest WHERE code_hash = '${hash}' AND status = 'active' LIMIT 1`))[0]?.account, 120_000, 1_000);
     const friendly = (item: TupleItem) => (item.type === 'slice' ? item.cell.beginParse().loadAddress().toString() : null);
     const wallet = await byCode('p2DWKdU0PnbQRQF9ncIW/IoweoN3gV/rKwpcSQ5zNIY=', 'a Jetton wallet');
-    const { answer: walletData, chain: w } = await heldStill(wallet, 'get_wallet_data');
+    const { answer: walletData, chain: w } = await heldStill(wallet, 'get_wallet_data', (answer, c) => answer.balance === (c.stack[0] as { value: bigint }).value.toString());
     expect(walletData).toMatchObject({
       '@type': 'ext.tokens.jettonWalletData', contract_type: 'jetton_wallet', balance: (w.stack[0] as { value: bigint }).value.toString(), owner: friendly(w.stack[1]), jetton: friendly(w.stack[2]),
     });
     const item = await byCode('uk2XXStmIxwfCgzMpuj/j3ugYQxLdjlYS46YMD3DEow=', 'an NFT item');
-    const { answer: itemData, chain: n } = await heldStill(item, 'get_nft_data');
+    const { answer: itemData, chain: n } = await heldStill(item, 'get_nft_data', (answer, c) => answer.owner_address === (friendly(c.stack[3]) && Address.parse(friendly(c.stack[3])!).toString()));
     const owner = Address.parse(friendly(n.stack[3])!);
     const itemCollection = Address.parse(friendly(n.stack[2])!);
     expect(itemData).toMatchObject({

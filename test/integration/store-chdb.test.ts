@@ -150,6 +150,8 @@ const NOT_READS: Record<string, string> = {
   tokenMetadata: 'pure: shapes one metadata entry',
   metadataOfEach: 'pure: picks each address\'s entries from a built map',
   rankedPage: 'runs inside readJettonHolders and readTopBalances',
+  summaryFromColumns: 'pure: a state summary from the columns readAccountStatesByHash reads',
+  askHotTier: 'asks the hot tier (Redis), no query',
 };
 
 type Row = Record<string, unknown>;
