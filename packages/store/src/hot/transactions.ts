@@ -33,8 +33,6 @@ export type HotMessageSide = { hash: string; direction: 'in' | 'out'; tx_hash: s
 /** A trace's transactions, for their `trace_id`. */
 export type HotTrace = { trace_id: string; tx_hashes: readonly string[] };
 
-const SUMMARIES_GRACE_SECONDS = 3600;
-
 /** Items of each kind per pipeline. */
 const PIPELINE_ITEMS = 2_000;
 
@@ -110,8 +108,7 @@ export async function writeHotTransactions(
     pipeline.zremrangebyscore(key, lt, lt);
     pipeline.zadd(key, lt, JSON.stringify(summary));
     pipeline.zremrangebyrank(key, 0, -(HOT_ACCOUNT_TXS + 1));
-    // Outlives the account's transaction list: a summary is told absent only while that list holds its transaction.
-    pipeline.expire(key, ttl + SUMMARIES_GRACE_SECONDS);
+    pipeline.expire(key, ttl);
   }
   for (const account of touched) {
     const key = keys.accountTxs(account);
@@ -279,8 +276,9 @@ export async function readHotTraceIds(tier: HotTier, hashes: readonly string[]):
 
 /**
  * The state summaries with these (account, last_trans_lt), as readAccountStatesByHash keys them
- * (account and state hash): `found`; `unknown`: those the tier cannot tell. The tier can tell a
- * summary when it holds the transaction the state is after (lt 0: no state before the first).
+ * (account and state hash): `found`; `unknown`: those the tier cannot tell. An account's summaries are
+ * kept whole from its oldest kept one (every state since, none skipped), so one at or after it that is
+ * not there does not exist (lt 0: no state before the first).
  */
 export async function readHotSummaries(
   tier: HotTier,
@@ -293,20 +291,22 @@ export async function readHotSummaries(
   const pipeline = tier.redis.pipeline();
   for (const w of wanted) {
     pipeline.zrangebyscore(keys.summaries(w.account), w.lt, w.lt);
-    pipeline.zcount(keys.accountTxs(w.account), w.lt, w.lt);
+    pipeline.zrange(keys.summaries(w.account), '0', '0', 'WITHSCORES');
   }
   const replies = (await pipeline.exec()) ?? [];
   wanted.forEach((w, i) => {
     const [sumErr, summaries] = replies[2 * i] ?? [new Error('no reply')];
-    const [txErr, held] = replies[2 * i + 1] ?? [new Error('no reply')];
-    if (sumErr || txErr) return void unknown.push(w);
+    const [oldestErr, oldest] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (sumErr || oldestErr) return void unknown.push(w);
     const summary = (summaries as string[])[0];
     if (summary !== undefined) {
       const s = JSON.parse(summary) as Omit<AccountStateSummary, 'account'>;
       if (s.account_state_hash === w.hash) found.push({ ...s, account: w.account });
       return;
     }
-    if (Number(held) === 0 && w.lt !== '0') unknown.push(w);
+    const from = (oldest as string[])[1];
+    const covered = w.lt === '0' || (from !== undefined && BigInt(w.lt) >= BigInt(from));
+    if (!covered) unknown.push(w);
   });
   return { found, unknown };
 }
