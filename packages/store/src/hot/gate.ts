@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Store } from '../client.js';
 import { str, uint } from '../sql.js';
-import { HOT_LAYOUT, type HotTier, hotKeys } from './layout.js';
+import { HOT_LAYOUT, type HotTier, hotKeys, keepsTransactions } from './layout.js';
 
 /**
  * When the tier may answer. It holds every state written since it was built (`meta`), unless a write
@@ -22,7 +22,6 @@ export type HotMeta = {
   /** HOT_LAYOUT of the release that built it. */
   layout: number;
 };
-
 
 /** The Redis server's id for this run (Kvrocks has none: '' then, and restarts are not detected). */
 export async function redisRunId(redis: Redis): Promise<string> {
@@ -46,8 +45,6 @@ export async function writeHotMeta(tier: HotTier, builtAtMs: number, fromMc: num
   await tier.redis.hset(hotKeys(tier.prefix).meta, fields);
   return meta;
 }
-
-const keepsTransactions = (tier: HotTier) => (tier.txWindowSeconds ?? 0) > 0;
 
 export async function dropHotMeta(tier: HotTier): Promise<void> {
   await tier.redis.del(hotKeys(tier.prefix).meta);

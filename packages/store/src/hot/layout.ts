@@ -38,6 +38,9 @@ export type HotTier = {
   txSince?: number;
 };
 
+/** Whether the tier keeps transactions (the slice of transactions.ts). */
+export const keepsTransactions = (tier: HotTier): boolean => (tier.txWindowSeconds ?? 0) > 0;
+
 /** Transactions and state summaries kept per account: a busy account's older pages are read from ClickHouse. */
 export const HOT_ACCOUNT_TXS = 1_000;
 

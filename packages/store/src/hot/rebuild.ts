@@ -2,10 +2,11 @@ import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { readWatermark } from '../index-progress.js';
 import { SUMMARY_COLUMNS, type SummaryColumns, summaryFromColumns } from '../reads/accounts.js';
+import { MASTERCHAIN_SHARD } from '../reads/transactions.js';
 import { str, uint } from '../sql.js';
 import { TRANSACTION_COLUMNS, type TransactionColumns } from '../transaction-facts.js';
 import { dropHotMeta, type HotMeta, writeHotMeta } from './gate.js';
-import { type HotTier, hotKeys } from './layout.js';
+import { type HotTier, hotKeys, keepsTransactions } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
 import { type HotMessageSide, writeHotTransactions } from './transactions.js';
 
@@ -44,15 +45,13 @@ export async function rebuildHotTier(store: Store, tier: HotTier, onProgress: (p
     accounts += new Set(states.map((s) => s.account)).size;
     onProgress({ accounts, lastAccount: after, transactions: 0 });
   }
-  const txSince = (tier.txWindowSeconds ?? 0) > 0 ? await rebuildTransactions(store, tier, accounts, onProgress) : undefined;
+  const txSince = keepsTransactions(tier) ? await rebuildTransactions(store, tier, accounts, onProgress) : undefined;
   const db = store.database;
   const tokenTables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'].map((t) => `SELECT address, mc_block_seqno FROM ${db}.${t}_history`);
   await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).tokens, `SELECT address, min(mc_block_seqno) AS mc FROM (${tokenTables.join(' UNION ALL ')}) GROUP BY address`);
   await fillFirstSeqnos(store, tier, hotKeys(tier.prefix).dnsWallets, `SELECT dns_wallet AS address, min(mc_block_seqno) AS mc FROM ${db}.dns_entries_by_wallet GROUP BY dns_wallet`);
   return writeHotMeta(tier, startedMs, watermark?.mc_seqno ?? 0, txSince);
 }
-
-const MASTERCHAIN_SHARD = 0x8000000000000000n;
 
 /** Accounts per page of the transaction slice (their transactions, summaries and trace ids: ~10 per account). */
 const TX_PAGE_ACCOUNTS = 2_000;

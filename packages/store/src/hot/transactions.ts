@@ -4,7 +4,7 @@ import type { RecordBatch, Row } from '../rows.js';
 import type { TableName } from '../schema.js';
 import type { Page } from '../reads/scope.js';
 import { storedMessage, type TransactionColumns } from '../transaction-facts.js';
-import { HOT_ACCOUNT_TXS, type HotTier, hotKeys } from './layout.js';
+import { HOT_ACCOUNT_TXS, type HotTier, hotKeys, keepsTransactions } from './layout.js';
 import { execAll, writeHotStates } from './states.js';
 
 /**
@@ -63,8 +63,8 @@ export async function writeHotTransactions(
   tier: HotTier,
   input: { transactions: readonly HotTransaction[]; messages: readonly HotMessageSide[]; summaries: readonly HotSummary[]; traces: readonly HotTrace[]; fromFirst?: readonly string[] },
 ): Promise<void> {
-  const ttl = tier.txWindowSeconds ?? 0;
-  if (ttl <= 0) return;
+  if (!keepsTransactions(tier)) return;
+  const ttl = tier.txWindowSeconds as number;
   const { transactions, messages, summaries, traces, fromFirst = [] } = input;
   const longest = Math.max(transactions.length, messages.length, summaries.length, traces.length, fromFirst.length);
   if (longest > PIPELINE_ITEMS) {
@@ -78,19 +78,18 @@ export async function writeHotTransactions(
   const keys = hotKeys(tier.prefix);
   const pipeline = tier.redis.pipeline();
   const touched = new Set<string>();
-  for (const t of input.transactions) {
+  for (const t of transactions) {
     const { hash, ...columns } = t;
-    const lt = t.lt;
     const doc = keys.tx(hash);
     pipeline.hset(doc, 'c', JSON.stringify(columns));
     pipeline.expire(doc, ttl);
-    pipeline.zadd(keys.accountTxs(t.account), lt, `${t.mc_block_seqno}:${hash}`);
+    pipeline.zadd(keys.accountTxs(t.account), t.lt, `${t.mc_block_seqno}:${hash}`);
     touched.add(t.account);
     const block = keys.mcTxs(Number(t.mc_block_seqno));
-    pipeline.zadd(block, lt, `${t.account} ${hash}`);
+    pipeline.zadd(block, t.lt, `${t.account} ${hash}`);
     pipeline.expire(block, ttl);
   }
-  for (const m of input.messages) {
+  for (const m of messages) {
     // `<direction> <tx hash> <derived>`, and under a normalized hash the message's own hash.
     const side = `${m.direction} ${m.tx_hash} ${m.derived}`;
     // A sorted set of score 0 (not a set): Redis keeps a small one as a listpack, a set of strings as a hash table (312 bytes for one member).
@@ -101,8 +100,8 @@ export async function writeHotTransactions(
       pipeline.expire(keys.message(m.hash_norm), ttl);
     }
   }
-  for (const account of input.fromFirst ?? []) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
-  for (const s of input.summaries) {
+  for (const account of fromFirst) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
+  for (const s of summaries) {
     const { last_trans_lt: lt, ...summary } = s;
     const key = keys.summaries(s.account);
     pipeline.zremrangebyscore(key, lt, lt);
@@ -116,7 +115,7 @@ export async function writeHotTransactions(
     pipeline.zremrangebyrank(key, 0, -(HOT_ACCOUNT_TXS + 1));
     pipeline.expire(key, ttl);
   }
-  for (const trace of input.traces) {
+  for (const trace of traces) {
     for (const hash of trace.tx_hashes) {
       pipeline.hset(keys.tx(hash), 't', trace.trace_id);
       pipeline.expire(keys.tx(hash), ttl);
@@ -263,13 +262,14 @@ export async function readHotTraceIds(tier: HotTier, hashes: readonly string[]):
   if (hashes.length === 0) return { found, unknown };
   const keys = hotKeys(tier.prefix);
   const pipeline = tier.redis.pipeline();
-  for (const h of hashes) pipeline.hmget(keys.tx(h), 'c', 't');
+  // Whether the transaction is held, not its columns (~1 KB each): HEXISTS.
+  for (const h of hashes) pipeline.hexists(keys.tx(h), 'c').hget(keys.tx(h), 't');
   const replies = (await pipeline.exec()) ?? [];
   hashes.forEach((h, i) => {
-    const [err, fields] = replies[i] ?? [new Error('no reply')];
-    const [columns, traceId] = err ? [null, null] : (fields as (string | null)[]);
-    if (columns === null) unknown.push(h);
-    else if (traceId !== null) found.set(h, traceId);
+    const [heldErr, held] = replies[2 * i] ?? [new Error('no reply')];
+    const [traceErr, traceId] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (heldErr || traceErr || held !== 1) unknown.push(h);
+    else if (typeof traceId === 'string') found.set(h, traceId);
   });
   return { found, unknown };
 }

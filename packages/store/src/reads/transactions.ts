@@ -84,10 +84,9 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
  */
 async function readHeldTransactions(tier: HotTier, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }) {
   if (!hasTransactionSlice(tier) || page.order !== 'lt') return undefined;
-  const only = (key: keyof TransactionFilter) => Object.entries(filter).every(([k, v]) => k === key || v === undefined);
+  const only = (...keys: (keyof TransactionFilter)[]) => Object.entries(filter).every(([k, v]) => keys.includes(k as keyof TransactionFilter) || v === undefined);
   if (filter.hashes && only('hashes')) return readHotTransactionsByHash(tier, filter.hashes, watermark, page);
-  const accountOnly = Object.entries(filter).every(([k, v]) => k === 'accounts' || k === 'startLt' || k === 'endLt' || v === undefined);
-  if (filter.accounts?.length === 1 && accountOnly) return readHotAccountPage(tier, filter.accounts[0], watermark, page, filter);
+  if (filter.accounts?.length === 1 && only('accounts', 'startLt', 'endLt')) return readHotAccountPage(tier, filter.accounts[0], watermark, page, filter);
   if (filter.mcSeqno !== undefined && only('mcSeqno')) return readHotMcBlockPage(tier, filter.mcSeqno, watermark, page);
   return undefined;
 }
@@ -102,7 +101,7 @@ function scans(filter: TransactionFilter): boolean {
 const RECENT_MC_BLOCKS = [16, 1024];
 
 /** Masterchain blocks are the only blocks of workchain -1, shard 0x8000000000000000. */
-const MASTERCHAIN_SHARD = 0x8000000000000000n;
+export const MASTERCHAIN_SHARD = 0x8000000000000000n;
 
 /** No filter that narrows by the main table's key (account, lt), a lookup table or one block: a page over the whole chain. */
 function chainWide(filter: TransactionFilter): boolean {
