@@ -20,9 +20,9 @@
  *
  * Hot tier (issue 27): the API under test reads it (HOT_TIER=on), built once for the dataset in the
  * dev Redis (`npm run hot:rebuild`'s work, ~100 s) and kept while it can answer; BENCH_API_HOT=0 runs
- * that API on ClickHouse alone.
+ * that API on ClickHouse alone. It runs BENCH_API_WORKERS processes (API_WORKERS; default one per core).
  */
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,8 @@ const SCHEMA_17: DatasetSchema = { migrations: MIGRATIONS.filter((m) => m.versio
 const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 5);
 /** The API under test reads the hot tier (built for the dataset once, kept in Redis); BENCH_API_HOT=0: ClickHouse alone. */
 const HOT = process.env.BENCH_API_HOT !== '0';
+/** API processes (API_WORKERS) of the API under test: one per core, as a Go server uses every core. */
+const API_WORKERS = Number(process.env.BENCH_API_WORKERS ?? availableParallelism());
 /** The dataset's blocks are mainnet's (2020 on): a window of decades holds all of its transactions. */
 const HOT_TX_WINDOW_SECONDS = 30 * 365 * 24 * 3600;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -294,7 +296,7 @@ async function main(): Promise<void> {
 
   const logs = mkdtempSync(join(tmpdir(), 'tonstream-bench-api-'));
   const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
-  const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off', HOT_TIER_TX_WINDOW_SECONDS: String(HOT_TX_WINDOW_SECONDS) };
+  const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off', HOT_TIER_TX_WINDOW_SECONDS: String(HOT_TX_WINDOW_SECONDS), API_WORKERS: String(API_WORKERS) };
   const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
   const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
   const results: Record<string, EndpointResult> = {};
@@ -343,6 +345,7 @@ async function main(): Promise<void> {
       bench: 'api',
       load_generator: loadGenerator(),
       connections: LOAD.connections,
+      api_workers: API_WORKERS,
       seconds: LOAD.seconds,
       warmup_seconds: LOAD.warmupSeconds,
       dataset: {

@@ -472,9 +472,9 @@ function readCases(data: Loaded): Cases {
     readCodeHashes: [{ args: [plain, [...stateAccounts, tx.account]] }, { args: [scope, [tx.account]], empty: true }],
     readAccountStates: [{ args: [scope, [...stateAccounts, tx.account]] }],
     readAccountStatesByHash: [
-      { args: [scope, stored.map((s) => ({ account: s.account, hash: s.account_state_hash, lt: s.last_trans_lt }))] },
+      { args: [scope, stored.map((s) => ({ account: s.account, hash: s.account_state_hash, lt: s.last_trans_lt, tx: s.last_trans_hash }))] },
       // The newer state of the active account is above the watermark.
-      { args: [scope, [{ account: fixtureOf('active').account, hash: data.states.at(-1)!.account_state_hash, lt: data.states.at(-1)!.last_trans_lt }]], empty: true },
+      { args: [scope, [{ account: fixtureOf('active').account, hash: data.states.at(-1)!.account_state_hash, lt: data.states.at(-1)!.last_trans_lt, tx: data.states.at(-1)!.last_trans_hash }]], empty: true },
     ],
     readTopBalances: [{ args: [scope, { limit: 10, offset: 0 }] }, { args: [plain, { limit: 2, offset: 1 }] }],
     readBlocks: [

@@ -7,3 +7,4 @@ export { runService, serviceSpec, type ServiceConfig, type ServiceContext, type 
 export { createShutdown, SHUTDOWN_TIMEOUT_MS, type Shutdown } from './shutdown.js';
 export { createStopSteps, type Stop, type StopSteps } from './stop-steps.js';
 export { createLiteQueryMetrics, type LiteQueryEvent, type LiteQueryMetrics } from './lite-metrics.js';
+export { metricsText } from './workers.js';

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import { redactCredentials } from './redact.js';
+import { metricsText } from './workers.js';
 
 /** What /healthcheck answers; `details` carries service-specific figures (e.g. the writer's watermark). */
 export type HealthStatus = { status: 'ok' | 'degraded' | 'error'; reasons: string[]; details?: Record<string, unknown> };
@@ -48,7 +49,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/metrics') {
-      registry.metrics().then(
+      metricsText(registry).then(
         (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
         (err: Error) => res.writeHead(500).end(err.message),
       );

@@ -100,3 +100,46 @@ describe('runService()', () => {
     expect(r.output()).not.toContain('stop called');
   });
 });
+
+describe('runService() with workers', () => {
+  const until = async (what: string, done: () => boolean, r: Run) => {
+    for (const deadline = Date.now() + 20_000; !done(); await new Promise((res) => setTimeout(res, 50))) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${r.output()}`);
+    }
+  };
+  const starts = (r: Run) => logLines(r).filter((l) => l.msg === 'fixture started') as unknown as { pid: number; worker: number }[];
+  const summedStarts = async (port: number) => /^fixture_starts_total\{[^}]*\} (\d+)$/m.exec(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text())?.[1];
+
+  it('two processes share the metrics port and /metrics sums them; a worker killed is replaced; SIGTERM stops each once, exit 0', async () => {
+    const r = run({ FIXTURE_WORKERS: '2' });
+    await until('two workers', () => starts(r).length === 2, r);
+    const [a, b] = starts(r);
+    expect(a.pid).not.toBe(b.pid);
+    expect([a.worker, b.worker].sort()).toEqual([1, 2]);
+    const ports = new Set(logLines(r).filter((l) => l.msg === 'metrics listening').map((l) => (l as unknown as { port: number }).port));
+    expect(ports.size).toBe(1);
+    const [port] = ports;
+    // Whichever worker answers, the count is both workers' starts.
+    for (let i = 0; i < 6; i++) expect(await summedStarts(port)).toBe('2');
+
+    process.kill(a.pid, 'SIGKILL');
+    await until('a replacement', () => starts(r).length === 3, r);
+    expect(starts(r)[2].pid).not.toBe(a.pid);
+    expect(logLines(r).find((l) => l.msg === 'a worker died; starting another')).toMatchObject({ level: 'error' });
+    for (let i = 0; i < 6; i++) expect(await summedStarts(port)).toBe('2');
+
+    r.signal('SIGTERM');
+    expect(await r.code).toBe(0);
+    expect(r.stdoutLines().filter((l) => l === 'stop called')).toHaveLength(2);
+  });
+
+  it('a worker that cannot start stops them all with its exit code; a config error exits 2 before any worker', async () => {
+    const failing = run({ FIXTURE_WORKERS: '2', FIXTURE_MODE: 'throw-in-start' });
+    expect(await failing.code).toBe(1);
+    expect(logLines(failing).find((l) => l.msg === 'a worker failed to start; stopping the others')).toMatchObject({ level: 'error', exit_code: 1 });
+
+    const misconfigured = run({ FIXTURE_WORKERS: '2', FIXTURE_ROUNDS: '11' });
+    expect(await misconfigured.code).toBe(2);
+    expect(misconfigured.output()).not.toContain('starting workers');
+  });
+});

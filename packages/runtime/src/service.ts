@@ -11,6 +11,7 @@
  * - 130: a second signal while stopping. A stop that fails exits 1, one that hangs is cut off after
  *   SHUTDOWN_TIMEOUT_MS (exit 1).
  */
+import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import type { Registry } from 'prom-client';
 import { ConfigError, type ConfigOf, type Fields, loadConfig } from './config.js';
@@ -18,9 +19,13 @@ import { createLogger, type Logger, type LogLevel } from './logger.js';
 import { createRegistry, type HealthStatus, startMetricsServer } from './metrics.js';
 import { createShutdown } from './shutdown.js';
 import type { Stop } from './stop-steps.js';
+import { joinWorkers, runWorkers } from './workers.js';
 
-/** What the runner itself reads from a config; a service without METRICS_PORT serves no metrics server of its own. */
-export type ServiceConfig = { logLevel: LogLevel; metricsHost?: string; metricsPort?: number };
+/**
+ * What the runner itself reads from a config; a service without METRICS_PORT serves no metrics server of
+ * its own. `workers` > 1: that many processes of the service share its sockets (workers.ts).
+ */
+export type ServiceConfig = { logLevel: LogLevel; metricsHost?: string; metricsPort?: number; workers?: number };
 
 export type ServiceSpec<C> = {
   /** The process name: `module` of its log lines, `service` label of its metrics. */
@@ -63,9 +68,12 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>, 
     process.stderr.write(`${spec.name}: ${err.message}\n`);
     process.exit(2);
   }
-  const logger = createLogger({ level: config.logLevel, bindings: { module: spec.name } });
+  const worker = cluster.worker?.id;
+  const logger = createLogger({ level: config.logLevel, bindings: { module: spec.name, ...(worker === undefined ? {} : { worker }) } });
+  if (worker === undefined && (config.workers ?? 1) > 1) return runWorkers(config.workers ?? 1, logger);
   const shutdown = createShutdown(logger);
   const registry = createRegistry(spec.name);
+  const workers = worker === undefined ? undefined : joinWorkers(registry, (reason) => void shutdown.trigger(reason));
   let health = () => STARTING;
   let stop: Stop | undefined;
   const ctx: ServiceContext = {
@@ -91,6 +99,7 @@ export async function runService<C extends ServiceConfig>(spec: ServiceSpec<C>, 
     // Registered after the metrics server, so it runs before: /metrics answers while the service stops.
     shutdown.add(spec.name, () => stop?.());
     stop = await start(config, ctx);
+    workers?.started();
   } catch (err) {
     if (shutdown.signal.aborted) return; // stopping already (a signal cut the start short): that decides the exit
     logger.error(`${spec.name} failed to start`, { err });

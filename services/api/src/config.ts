@@ -11,6 +11,7 @@ function urlOrNone(env: string, doc: string, def: string): Field<string> {
 export const API_CONFIG = {
   host: str('API_HOST', 'interface the HTTP API listens on', '127.0.0.1'),
   port: int('API_PORT', 'HTTP API port', 8081, { min: 0, max: 65535 }),
+  workers: int('API_WORKERS', 'API processes sharing API_PORT (node:cluster; one Node process uses one core: e.g. one per core). A worker that dies is replaced; /metrics sums them all', 1, { min: 1, max: 64 }),
   ...clickhouseFields,
   ...logFields,
   testnet: bool('API_TESTNET', 'user-friendly addresses in address_book carry the test-only flag (`kQ…`/`0Q…`)', false),

@@ -14,14 +14,13 @@ import type { Redis } from 'ioredis';
  * | `tokens` | sorted set | every address that has been a Jetton master or wallet, an NFT collection or item, by the lowest masterchain seqno it was one at |
  * | `rebuilding` | string | a writer's claim on a rebuild (expires) |
  * | `dns_wallets` | sorted set | every address a DNS item's wallet record has named, by the lowest masterchain seqno it did |
- * | `tx:<hash>` | hash | a transaction of the window: `c` its stored columns (TransactionColumns, JSON), `t` its trace id once traced |
+ * | `tx:<hash>` | hash | a transaction of the window: `c` its stored columns (TransactionColumns, JSON), `t` its trace id once traced, `s` the summary of the state after it (a transaction's `account_state_before/after`) when `account_state_summaries` has one (the account's last transaction in its block) |
  * | `txs:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS transactions of the window by lt: `<mc seqno>:<hash>` |
- * | `sums:<wc:HEX>` | sorted set | the account's last HOT_ACCOUNT_TXS state summaries (a transaction's state before/after) by `last_trans_lt` |
  * | `mctx:<mc seqno>` | sorted set | the transactions a masterchain block commits by lt: `<account> <hash>` |
  * | `msg:<hash>` | sorted set (score 0) | the sides of a message of the window (and of the external-in message with this normalized hash): `<direction> <transaction hash>` |
  *
  * `state:` and `code:` keys expire `ttlSeconds` after their last write: an account idle that long is
- * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `sums:`, `mctx:`, `msg:`; when `txWindowSeconds`
+ * read from ClickHouse again. The transaction slice (`tx:`, `txs:`, `mctx:`, `msg:`; when `txWindowSeconds`
  * is set) expires by the chain's time: at the transaction's (state's) time plus the window. `tokens` and `dns_wallets` are complete (they only grow, with the tokens
  * and DNS items of the chain): an address absent from them is not one, without asking ClickHouse.
  */
@@ -41,7 +40,7 @@ export type HotTier = {
 /** Whether the tier keeps transactions (the slice of transactions.ts). */
 export const keepsTransactions = (tier: HotTier): boolean => (tier.txWindowSeconds ?? 0) > 0;
 
-/** Transactions and state summaries kept per account: a busy account's older pages are read from ClickHouse. */
+/** Transactions listed per account: a busy account's older pages are read from ClickHouse. */
 export const HOT_ACCOUNT_TXS = 1_000;
 
 /** States kept per account: a read needs the newest at or below the watermark, which trails the writer by a few blocks. */
@@ -57,7 +56,7 @@ export function defaultHotPrefix(database: string): string {
  * The version of the tier's keys and members, part of every key but `meta`: a tier built by a release of
  * another layout is rebuilt under its own keys (the old ones expire).
  */
-export const HOT_LAYOUT = 3;
+export const HOT_LAYOUT = 4;
 
 export const hotKeys = (root: string, prefix = `${root}v${HOT_LAYOUT}:`) => ({
   meta: `${root}meta`,
@@ -67,7 +66,6 @@ export const hotKeys = (root: string, prefix = `${root}v${HOT_LAYOUT}:`) => ({
   dnsWallets: `${prefix}dns_wallets`,
   tx: (hash: string) => `${prefix}tx:${hash}`,
   accountTxs: (account: string) => `${prefix}txs:${account}`,
-  summaries: (account: string) => `${prefix}sums:${account}`,
   mcTxs: (seqno: number) => `${prefix}mctx:${seqno}`,
   message: (hash: string) => `${prefix}msg:${hash}`,
 });

@@ -80,6 +80,7 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
     );
     if (txs.length === 0) break;
     const last = txs[txs.length - 1].account;
+    const txHashes = new Map(txs.map((t) => [`${t.account} ${t.lt}`, t.hash]));
     const held = `account > ${str(after)} AND account <= ${str(last)} AND mc_block_seqno >= ${floor}`;
     const [messages, summaries, traces] = await Promise.all([
       store.query<HotMessageSide>(`SELECT hash, direction, tx_hash, hash_norm, if(record != '', 'r', toString(reads_extra_flags)) AS derived FROM ${db}.messages WHERE tx_hash IN (SELECT hash FROM ${db}.transactions WHERE ${held}) LIMIT 1 BY hash, direction, tx_hash`),
@@ -91,7 +92,10 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
     await writeHotTransactions(tier, {
       transactions: txs,
       messages,
-      summaries: summaries.map((r) => ({ ...summaryFromColumns(r), last_trans_lt: r.last_trans_lt })),
+      summaries: summaries.flatMap((r) => {
+        const tx = txHashes.get(`${r.account} ${r.last_trans_lt}`);
+        return tx === undefined ? [] : [{ ...summaryFromColumns(r), tx_hash: tx }];
+      }),
       traces: traces.map((t) => ({ trace_id: t.trace_id, tx_hashes: [t.tx_hash] })),
       fromFirst: whole ? [...new Set(txs.map((t) => t.account))] : [],
     });

@@ -20,8 +20,8 @@ import { execAll, writeHotStates } from './states.js';
 /** A transaction as the writer stores it: the columns a reader derives its record from, and its key. */
 export type HotTransaction = TransactionColumns & { hash: string; lt: string };
 
-/** A state summary (a transaction's `account_state_before/after`) with the lt it is the state after. */
-export type HotSummary = AccountStateSummary & { last_trans_lt: string };
+/** A state summary (a transaction's `account_state_before/after`) with the hash of the transaction it is the state after. */
+export type HotSummary = AccountStateSummary & { tx_hash: string };
 
 /**
  * A side of a message (a `messages` row's key), the TEP-467 hash of an external-in message, and how
@@ -50,7 +50,7 @@ export function stateSummary(s: AccountStateRecord): HotSummary {
     code_hash: s.code_hash || null,
     data_hash: s.data_hash || null,
     frozen_hash: s.frozen_hash || null,
-    last_trans_lt: s.last_trans_lt,
+    tx_hash: s.last_trans_hash,
   };
 }
 
@@ -101,13 +101,10 @@ export async function writeHotTransactions(
     }
   }
   for (const account of fromFirst) pipeline.zadd(keys.accountTxs(account), -1, FROM_FIRST);
-  for (const s of summaries) {
-    const { last_trans_lt: lt, ...summary } = s;
-    const key = keys.summaries(s.account);
-    pipeline.zremrangebyscore(key, lt, lt);
-    pipeline.zadd(key, lt, JSON.stringify(summary));
-    pipeline.zremrangebyrank(key, 0, -(HOT_ACCOUNT_TXS + 1));
-    pipeline.expire(key, ttl);
+  for (const { tx_hash: hash, account: _account, ...summary } of summaries) {
+    // With the transaction it follows: kept as long as the transaction is.
+    pipeline.hset(keys.tx(hash), 's', JSON.stringify(summary));
+    pipeline.expire(keys.tx(hash), ttl);
   }
   for (const account of touched) {
     const key = keys.accountTxs(account);
@@ -132,7 +129,7 @@ export function hotTransactionsOfBatch(batch: RecordBatch, rows: Record<TableNam
       block_seqno: Number(r.block_seqno), mc_block_seqno: Number(r.mc_block_seqno), global_version: Number(r.global_version), hash: String(r.hash), lt: String(r.lt),
     })),
     messages: rows.messages.map((r) => ({ hash: String(r.hash), direction: r.direction === 'in' ? 'in' : 'out', tx_hash: String(r.tx_hash), hash_norm: String(r.hash_norm), derived: r.record !== '' ? 'r' : Number(r.reads_extra_flags) === 1 ? '1' : '0' })),
-    summaries: batch.accountStates.map((s) => stateSummary(s.record)),
+    summaries: batch.accountStates.filter((s) => s.record.last_trans_hash !== '').map((s) => stateSummary(s.record)),
     traces: batch.traces.map(({ record: t }) => ({ trace_id: t.trace_id, tx_hashes: t.nodes.map((n) => n.tx_hash) })),
   };
 }
@@ -275,41 +272,37 @@ export async function readHotTraceIds(tier: HotTier, hashes: readonly string[]):
 }
 
 /**
- * The state summaries with these (account, last_trans_lt), as readAccountStatesByHash keys them
- * (account and state hash): `found`; `unknown`: those the tier cannot tell. An account's summaries are
- * kept whole from its oldest kept one (every state since, none skipped), so one at or after it that is
- * not there does not exist (lt 0: no state before the first).
+ * The state summaries readAccountStatesByHash asks for (account, state hash, the lt and hash of the
+ * transaction the state follows): `found`; `unknown`: those the tier cannot tell. A held transaction
+ * holds the summary of the state after it when ClickHouse has one (the account's last transaction in
+ * its block): without it, or with another state hash, the state is not stored.
  */
 export async function readHotSummaries(
   tier: HotTier,
-  wanted: readonly { account: string; hash: string; lt: string }[],
-): Promise<{ found: AccountStateSummary[]; unknown: { account: string; hash: string; lt: string }[] }> {
+  wanted: readonly SummaryWanted[],
+): Promise<{ found: AccountStateSummary[]; unknown: SummaryWanted[] }> {
   const found: AccountStateSummary[] = [];
-  const unknown: { account: string; hash: string; lt: string }[] = [];
-  if (wanted.length === 0) return { found, unknown };
+  const unknown: SummaryWanted[] = [];
+  // lt 0: before the account's first transaction, no state.
+  const asked = wanted.filter((w) => w.lt !== '0');
+  if (asked.length === 0) return { found, unknown };
   const keys = hotKeys(tier.prefix);
   const pipeline = tier.redis.pipeline();
-  for (const w of wanted) {
-    pipeline.zrangebyscore(keys.summaries(w.account), w.lt, w.lt);
-    pipeline.zrange(keys.summaries(w.account), '0', '0', 'WITHSCORES');
-  }
+  for (const w of asked) pipeline.hexists(keys.tx(w.tx), 'c').hget(keys.tx(w.tx), 's');
   const replies = (await pipeline.exec()) ?? [];
-  wanted.forEach((w, i) => {
-    const [sumErr, summaries] = replies[2 * i] ?? [new Error('no reply')];
-    const [oldestErr, oldest] = replies[2 * i + 1] ?? [new Error('no reply')];
-    if (sumErr || oldestErr) return void unknown.push(w);
-    const summary = (summaries as string[])[0];
-    if (summary !== undefined) {
-      const s = JSON.parse(summary) as Omit<AccountStateSummary, 'account'>;
-      if (s.account_state_hash === w.hash) found.push({ ...s, account: w.account });
-      return;
-    }
-    const from = (oldest as string[])[1];
-    const covered = w.lt === '0' || (from !== undefined && BigInt(w.lt) >= BigInt(from));
-    if (!covered) unknown.push(w);
+  asked.forEach((w, i) => {
+    const [heldErr, held] = replies[2 * i] ?? [new Error('no reply')];
+    const [sumErr, summary] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (heldErr || sumErr || held !== 1) return void unknown.push(w);
+    if (typeof summary !== 'string') return;
+    const s = JSON.parse(summary) as Omit<AccountStateSummary, 'account'>;
+    if (s.account_state_hash === w.hash) found.push({ ...s, account: w.account });
   });
   return { found, unknown };
 }
+
+/** A state asked for by readAccountStatesByHash: its account and hash, and the lt and hash of the transaction it follows. */
+export type SummaryWanted = { account: string; hash: string; lt: string; tx: string };
 
 /** A message of /messages (reads/messages.ts FoundMessage): its record, and its in and out transactions. */
 export type HeldMessage = { message: MessageRow; inTxHash: string | null; outTxHash: string | null };

@@ -2,7 +2,7 @@ import type { AccountStateRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import type { HotTier } from '../hot/layout.js';
 import { readHotCodeHashes, readHotStates } from '../hot/states.js';
-import { hasTransactionSlice, readHotSummaries } from '../hot/transactions.js';
+import { hasTransactionSlice, readHotSummaries, type SummaryWanted } from '../hot/transactions.js';
 import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
 import { askHotTier, pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
@@ -88,8 +88,8 @@ export type AccountStateSummary = Pick<AccountStateRecord, 'account' | 'account_
 
 /**
  * States by (account, state hash), e.g. a transaction's `account_state_hash_before/after`, at or below
- * the watermark, keyed by `accountStateKey`. `lt` is the last transaction the state would follow (the
- * transaction's own lt for the state after it, its prev_trans_lt for the one before): the lookup is by
+ * the watermark, keyed by `accountStateKey`. `lt` and `tx` are the last transaction the state would follow (the
+ * transaction's own for the state after it, its prev_trans_lt and prev_trans_hash for the one before): the lookup is by
  * the table's key (account, last_trans_lt), and the hash must match too. Only states the pipeline
  * stored are found (one per account per block: a state between two transactions of one block is not).
  * Read from `account_state_summaries`: the states' records carry their code and data BoCs, which a
@@ -98,7 +98,7 @@ export type AccountStateSummary = Pick<AccountStateRecord, 'account' | 'account_
 export async function readAccountStatesByHash(
   store: Store,
   scope: ReadScope,
-  wanted: readonly { account: string; hash: string; lt: string }[],
+  wanted: readonly SummaryWanted[],
 ): Promise<Map<string, AccountStateSummary>> {
   const found = new Map<string, AccountStateSummary>();
   if (scope.watermark === null || wanted.length === 0) return found;

@@ -115,14 +115,15 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
       const mc = watermark?.mc_seqno ?? null;
       const hot = await deps.hot?.at(mc);
       const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query, hot }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
-      const body = shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))
-        ? // Shared: computed under the longest deadline (no one request's abort), awaited under this one's.
-          await Promise.race([
-            shared.get(mc, JSON.stringify([params, settings.noAddressBook, settings.noMetadata, traces?.mc_seqno ?? null], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)), () => answer({ timeoutMs: MAX_TIMEOUT_MS })),
-            new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true })),
-          ])
-        : await answer({ timeoutMs: settings.timeoutMs, signal });
-      res.json(body);
+      if (shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))) {
+        const key = JSON.stringify([params, settings.noAddressBook, settings.noMetadata, traces?.mc_seqno ?? null], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+        // Computed under the longest deadline (no one request's abort), awaited under this one's;
+        // serialized once for every request it answers.
+        const text = shared.get(mc, key, async () => JSON.stringify(await answer({ timeoutMs: MAX_TIMEOUT_MS })));
+        res.type('json').send(await Promise.race([text, new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
+      } else {
+        res.json(await answer({ timeoutMs: settings.timeoutMs, signal }));
+      }
     } catch (err) {
       if (deadline.clientGone()) return; // its reads are cancelled; nobody to answer
       if (deadline.isTimeout(err)) throw new HttpError(504, `timeout: the query took over ${settings.timeoutMs} ms`);

@@ -72,25 +72,23 @@ function toJsonSchema(s: JsonSchema): Record<string, unknown> {
   return nullable ? { anyOf: [out, { type: 'null' }] } : out;
 }
 
-/** Wraps `res.json` of the v3 endpoints (those that name their route in res.locals) with `check`. */
+/**
+ * Checks what the v3 endpoints (those that name their route in res.locals) send as JSON with `check`:
+ * wraps `res.send`, which `res.json` ends in and shared answers (sent as text) call directly, so the
+ * text checked is the text sent.
+ */
 export function checkResponses(check: ResponseCheck, reject: boolean, report: (route: string, problem: string) => void): RequestHandler {
   return (req, res, next) => {
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
       const route = res.locals.route as string | undefined;
-      if (route === undefined) return json(body);
-      const wire = JSON.stringify(body);
-      const problem = check(req.method, route, res.statusCode, JSON.parse(wire ?? 'null'));
-      if (problem === null) {
-        if (wire === undefined) return json(body);
-        // What res.json does, without serializing again: the text checked is the text sent.
-        if (!res.get('Content-Type')) res.type('json');
-        return res.send(wire);
-      }
+      if (route === undefined || typeof body !== 'string' || !String(res.get('Content-Type')).startsWith('application/json')) return send(body);
+      const problem = check(req.method, route, res.statusCode, JSON.parse(body));
+      if (problem === null) return send(body);
       report(route, problem);
-      if (!reject) return json(body);
-      res.status(500);
-      return json({ error: `the answer does not match the OpenAPI document: ${problem}` });
+      if (!reject) return send(body);
+      res.status(500).removeHeader('ETag');
+      return send(JSON.stringify({ error: `the answer does not match the OpenAPI document: ${problem}` }));
     };
     next();
   };

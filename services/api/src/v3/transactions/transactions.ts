@@ -16,8 +16,8 @@ export async function transactionsResponse<P extends Params>(ctx: EndpointContex
   const { store, scope, settings, testnet } = ctx;
   const rows = await readTransactions(store, scope, filter, page);
   const stateHashes = rows.flatMap((t) => [
-    { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt },
-    { account: t.account, hash: t.account_state_hash_after, lt: t.lt },
+    { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt, tx: t.prev_trans_hash },
+    { account: t.account, hash: t.account_state_hash_after, lt: t.lt, tx: t.hash },
   ]);
   const [messages, states, traceIds] = await Promise.all([
     readTransactionMessages(store, scope, rows),
