@@ -8,8 +8,9 @@ import type { MessageRow, TransactionRecord, TransactionRow } from '@tonstream/r
  * and its record is derived from the BoC of its transaction too.
  */
 
-/** What a `transactions` row gives a reader: its record text (empty when derived), BoC and block columns. */
+/** What a `transactions` row gives a reader: its key, record text (empty when derived), BoC and block columns. */
 export type TransactionColumns = {
+  hash: string;
   record: string;
   boc: string;
   account: string;
@@ -21,7 +22,7 @@ export type TransactionColumns = {
 };
 
 /** The columns `storedTransaction` reads. */
-export const TRANSACTION_COLUMNS = 'record, boc, account, workchain, shard, block_seqno, mc_block_seqno, global_version';
+export const TRANSACTION_COLUMNS = 'hash, record, boc, account, workchain, shard, block_seqno, mc_block_seqno, global_version';
 
 /**
  * True when the record is what its BoC and block columns derive: the writer then stores no record text.
@@ -73,6 +74,7 @@ function columnContext(row: TransactionColumns): TransactionContext {
     blockRef: { workchain: Number(row.workchain), shard: shardHex(BigInt(row.shard)), seqno: Number(row.block_seqno) },
     mcSeqno: Number(row.mc_block_seqno),
     globalVersion: globalVersion === 0 ? null : globalVersion,
+    hash: row.hash,
   };
 }
 

@@ -141,13 +141,24 @@ function prevBlockRefs(block: Block): BlockRef[] {
   return [ref(info.prevRefs[0], info.afterSplit ? shardParent(info.shard.shard) : info.shard.shard)];
 }
 
-/** `globalVersion`: the chain's global version the block was made under (its gen_software); see messageRecord. */
-export function transactionRecord(cells: CellTable, tx: Transaction, account: string, blockRef: BlockId, mcSeqno: number | null, globalVersion?: number): TransactionRecord {
+/**
+ * `globalVersion`: the chain's global version the block was made under (its gen_software); see messageRecord.
+ * `known`: the transaction's hash and BoC when the caller holds them (transactionFromBoc of a stored row).
+ */
+export function transactionRecord(
+  cells: CellTable,
+  tx: Transaction,
+  account: string,
+  blockRef: BlockId,
+  mcSeqno: number | null,
+  globalVersion?: number,
+  known?: { hash: string; boc: string },
+): TransactionRecord {
   const outMsgs = tx.outMsgs.map((m) => messageRecord(cells, m, globalVersion));
   outMsgs.sort((a, b) => (BigInt(a.created_lt ?? 0) < BigInt(b.created_lt ?? 0) ? -1 : 1));
   return {
     account,
-    hash: b64(cells.hash(tx.cell)),
+    hash: known?.hash ?? b64(cells.hash(tx.cell)),
     lt: tx.lt.toString(),
     now: tx.now,
     mc_block_seqno: mcSeqno,
@@ -164,12 +175,17 @@ export function transactionRecord(cells: CellTable, tx: Transaction, account: st
     in_msg: tx.inMsg ? messageRecord(cells, tx.inMsg, globalVersion) : null,
     out_msgs: outMsgs,
     global_version: globalVersion ?? null,
-    boc: b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
+    boc: known?.boc ?? b64(partBoc(cells, { kind: 'cell', cell: tx.cell })),
   };
 }
 
-/** What a transaction's record takes from its block: the BoC of the transaction cell alone does not say it. */
-export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: number | null; globalVersion?: number | null };
+/**
+ * What a transaction's record takes from its block: the BoC of the transaction cell alone does not say it.
+ * `hash`: the transaction's hash when the caller has it (a stored row's key): then neither it nor the
+ * BoC is computed again (hashing every cell of the transaction and writing its BoC anew were a third
+ * of a derivation; the BoC given is the one that would be written, as transactionRecord wrote it).
+ */
+export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: number | null; globalVersion?: number | null; hash?: string };
 
 /**
  * The record of a transaction from the BoC `transactionRecord` put in it (base64): the same function on
@@ -177,7 +193,8 @@ export type TransactionContext = { account: string; blockRef: BlockId; mcSeqno: 
  */
 export function transactionFromBoc(boc: string, context: TransactionContext): TransactionRecord {
   const { cells, tx } = loadTransactionOf(boc, context);
-  return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined);
+  const known = context.hash === undefined ? undefined : { hash: context.hash, boc };
+  return transactionRecord(cells, tx, context.account, context.blockRef, context.mcSeqno, context.globalVersion ?? undefined, known);
 }
 
 /**

@@ -46,6 +46,8 @@ describe('transactionFromBoc: the record again from the BoC and its block contex
         expect(t.global_version).toBe(globalVersion);
         const again = transactionFromBoc(t.boc!, { account: t.account, blockRef: t.block_ref, mcSeqno: t.mc_block_seqno, globalVersion });
         expect(again, `${name} ${t.lt}`).toEqual(t);
+        // With its hash known (a stored row's key), the same record: the BoC given is the BoC it would write.
+        expect(transactionFromBoc(t.boc!, { account: t.account, blockRef: t.block_ref, mcSeqno: t.mc_block_seqno, globalVersion, hash: t.hash }), `${name} ${t.lt}`).toEqual(t);
         count++;
       }
     }

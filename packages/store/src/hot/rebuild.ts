@@ -75,8 +75,8 @@ async function rebuildTransactions(store: Store, tier: HotTier, accounts: number
   let transactions = 0;
   for (;;) {
     const range = `account > ${str(after)} AND account IN (SELECT DISTINCT account FROM ${db}.transactions WHERE account > ${str(after)} AND mc_block_seqno >= ${floor} ORDER BY account LIMIT ${TX_PAGE_ACCOUNTS})`;
-    const txs = await store.query<TransactionColumns & { hash: string; lt: string }>(
-      `SELECT hash, lt, ${TRANSACTION_COLUMNS} FROM ${db}.transactions WHERE ${range} AND mc_block_seqno >= ${floor} ORDER BY account, lt LIMIT 1 BY account, lt`,
+    const txs = await store.query<TransactionColumns & { lt: string }>(
+      `SELECT lt, ${TRANSACTION_COLUMNS} FROM ${db}.transactions WHERE ${range} AND mc_block_seqno >= ${floor} ORDER BY account, lt LIMIT 1 BY account, lt`,
     );
     if (txs.length === 0) break;
     const last = txs[txs.length - 1].account;

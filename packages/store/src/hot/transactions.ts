@@ -17,8 +17,8 @@ import { execAll, writeHotStates } from './states.js';
  * Scores are lts: doubles, exact below 2^53 (mainnet lts are ~2^46).
  */
 
-/** A transaction as the writer stores it: the columns a reader derives its record from, and its key. */
-export type HotTransaction = TransactionColumns & { hash: string; lt: string };
+/** A transaction as the writer stores it: the columns a reader derives its record from (its hash is the key). */
+export type HotTransaction = TransactionColumns & { lt: string };
 
 /** A state summary (a transaction's `account_state_before/after`) with the hash of the transaction it is the state after. */
 export type HotSummary = AccountStateSummary & { tx_hash: string };
@@ -162,7 +162,7 @@ async function readColumns(tier: HotTier, hashes: readonly string[]): Promise<He
   for (let i = 0; i < hashes.length; i++) {
     const [err, text] = replies[i] ?? [new Error('no reply')];
     if (err || typeof text !== 'string') return undefined;
-    found.push(JSON.parse(text) as HeldColumns);
+    found.push({ ...(JSON.parse(text) as Omit<HeldColumns, 'hash'>), hash: hashes[i] });
   }
   return found;
 }
