@@ -333,25 +333,26 @@ export async function readHotMessagesByHash(tier: HotTier, hashes: readonly stri
   const columns = await readColumns(tier, txHashes);
   if (!columns) return undefined;
   const txs = new Map(txHashes.map((h, i) => [h, columns[i]]));
-  const byHash = new Map<string, { in?: MessageRow; out?: MessageRow }>();
+  type Side = (typeof sides)[number];
+  const byHash = new Map<string, { in?: Side; out?: Side }>();
   for (const side of sides) {
     const tx = txs.get(side.tx) as HeldColumns;
     if (!visible(tx, watermark)) continue;
     if (side.flags === 'r' || tx.boc === '') return undefined; // its record text is ClickHouse's
-    // This message alone from its transaction's BoC, as ClickHouse's read derives it (a transaction may carry hundreds).
-    const m = storedMessage({ record: '', hash: side.hash, direction: side.direction, tx_hash: side.tx, tx_lt: tx.lt, source: '', destination: '', reads_extra_flags: side.flags }, tx);
-    const group = byHash.get(m.hash) ?? {};
-    group[m.direction] = m;
-    byHash.set(m.hash, group);
+    byHash.set(side.hash, { ...byHash.get(side.hash), [side.direction]: side });
   }
   const found: HeldMessage[] = [];
   for (const group of byHash.values()) {
-    const message = (group.in ?? group.out) as MessageRow;
+    // One side's record (the receiving one, as readMessages), derived alone from its transaction's BoC as
+    // ClickHouse's read derives it (a transaction may carry hundreds): both sides hold the same message.
+    const side = (group.in ?? group.out) as Side;
+    const tx = txs.get(side.tx) as HeldColumns;
+    const message = storedMessage({ record: '', hash: side.hash, direction: side.direction, tx_hash: side.tx, tx_lt: tx.lt, source: '', destination: '', reads_extra_flags: side.flags }, tx);
     // An internal message received at or below the watermark was sent at or below it too: unless the tier
     // holds every transaction of the index (txSince 0), its sending side may be one it does not hold. (A set
     // whose out side expired before the in side came, a delivery slower than the window, is not told apart.)
     if (group.in && !group.out && message.source !== null && tier.txSince !== 0) return undefined;
-    found.push({ message, inTxHash: group.in?.tx_hash ?? null, outTxHash: group.out?.tx_hash ?? null });
+    found.push({ message, inTxHash: group.in?.tx ?? null, outTxHash: group.out?.tx ?? null });
   }
   // readMessages' order by lt: rows without created_lt (external-in) as SQL NULLs after the rest ascending; then hash.
   const sign = page.sort === 'asc' ? 1 : -1;
