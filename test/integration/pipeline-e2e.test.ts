@@ -306,6 +306,7 @@ describe('pipeline end to end on the local network', () => {
         });
       }
       expect(existing).toBeGreaterThan(accounts.length / 2);
+      await procs.api.waitFor(/hot tier in use/); // what follows is read from the tier the killed writer filled
       await checkServedAgainstLiteserver(client, accounts);
       await checkChainWidePages(txs);
       console.log(`e2e: ${rounds.length} rounds, ${blocks.length} blocks, ${txs.length} transactions, ${messages.length} messages, ${accounts.length} accounts (${existing} on chain) indexed exactly`);
@@ -328,7 +329,8 @@ const hexShard = (signed: string) => BigInt.asUintN(64, BigInt(signed)).toString
 /**
  * What the API serves equals what the liteserver says (the chain is at rest at STOP_AT): each
  * masterchain block's shard state (/masterchainBlockShardState vs getAllShardsInfo), and each
- * account's latest transaction with the state after it (vs getAccountState at the head).
+ * account's latest transaction with the state after it and its latest state (vs getAccountState at the
+ * head), read from the hot tier the writer filled (and was killed -9 while filling).
  */
 async function checkServedAgainstLiteserver(client: LiteClient, accounts: string[]): Promise<void> {
   for (const seqno of [2, Math.floor(STOP_AT / 2), STOP_AT]) {
@@ -351,6 +353,12 @@ async function checkServedAgainstLiteserver(client: LiteClient, accounts: string
     expect({ account, after: tx.account_state_after }).toMatchObject({
       account,
       after: { hash: Cell.fromBoc(live.raw)[0].hash().toString('base64'), balance: live.balance.coins.toString(), account_status: live.state.storage.state.type },
+    });
+    // The latest state, as the hot tier serves it after the writer's kill -9 mid-run.
+    const [state] = (await v3(`/accountStates?address=${account}&include_boc=false`)).accounts as Record<string, unknown>[];
+    expect({ account, state }).toMatchObject({
+      account,
+      state: { account_state_hash: Cell.fromBoc(live.raw)[0].hash().toString('base64'), balance: live.balance.coins.toString(), last_transaction_lt: live.lastTx!.lt.toString() },
     });
     withState++;
   }
