@@ -9,7 +9,7 @@ import type { PendingReader } from './pending/pending.js';
 import type { Schema } from '../http/schema-kit.js';
 import { createWatermarkCache } from './watermark-cache.js';
 import { MAX_TIMEOUT_MS, type Params, type ParsedParams, queryValues, type RequestDefaults } from '../http/params.js';
-import { parseRequest, SETTINGS, type Settings } from './request.js';
+import { parseRequest, SETTING_HEADERS, SETTINGS, type Settings } from './request.js';
 
 /** What a handler gets: typed parameters, the read scope (watermark + query limits), the deps. */
 export type EndpointContext<P extends Params> = {
@@ -99,12 +99,20 @@ function indexHeaders(res: Response, watermark: Watermark | null, traces: Traces
 /** An express handler for one endpoint: watermark, parameters, deadline, errors to HttpError. */
 export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request, res: Response) => Promise<void> {
   const now = deps.now ?? Date.now;
-  const shared = endpoint.sharedPerWatermark ? createWatermarkCache() : undefined;
+  const shared = endpoint.sharedPerWatermark ? createWatermarkCache<string>() : undefined;
   const lite = deps.lite ?? noLiteserver();
   return async (req, res) => {
     res.locals.route = `/api/v3${endpoint.path}`;
     const [watermark, traces] = await Promise.all([deps.index.watermark(), deps.index.traces()]);
     indexHeaders(res, watermark, traces, now());
+    const mc = watermark?.mc_seqno ?? null;
+    const sharedKey = shared && req.method === 'GET' ? sharedRequestKey(req, traces) : undefined;
+    // The same request text parses to the same parameters: an answer already made for it is sent as is.
+    const ready = sharedKey === undefined ? undefined : shared?.settled(mc, sharedKey);
+    if (ready !== undefined) {
+      res.type('json').send(ready);
+      return;
+    }
     const strict = String(req.headers['x-strict-params'] ?? '').toLowerCase() === 'true';
     const search = new URL(req.originalUrl, 'http://localhost').searchParams;
     const source = req.method === 'POST' ? postValues(endpoint.params, req.body, search) : search;
@@ -112,14 +120,12 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const deadline = readDeadline(res, settings.timeoutMs);
     const { signal } = deadline;
     try {
-      const mc = watermark?.mc_seqno ?? null;
       const hot = await deps.hot?.at(mc);
       const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query, hot }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
-      if (shared && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))) {
-        const key = JSON.stringify([params, settings.noAddressBook, settings.noMetadata, traces?.mc_seqno ?? null], (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+      if (shared && sharedKey !== undefined && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))) {
         // Computed under the longest deadline (no one request's abort), awaited under this one's;
         // serialized once for every request it answers.
-        const text = shared.get(mc, key, async () => JSON.stringify(await answer({ timeoutMs: MAX_TIMEOUT_MS })));
+        const text = shared.get(mc, sharedKey, async () => JSON.stringify(await answer({ timeoutMs: MAX_TIMEOUT_MS })));
         res.type('json').send(await Promise.race([text, new Promise((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }))]));
       } else {
         res.json(await answer({ timeoutMs: settings.timeoutMs, signal }));
@@ -132,6 +138,22 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
       deadline.end();
     }
   };
+}
+
+/** Headers that shape a GET request's answer besides its URL (parseRequest reads them). */
+const ANSWER_HEADERS = ['x-strict-params', ...(['x_no_address_book', 'x_no_metadata', 'x_actions_version'] as const).map((s) => SETTING_HEADERS[s].toLowerCase())];
+
+/**
+ * The key of a shared answer: the request as sent (its URL, the headers that shape the answer) and the
+ * traces watermark. The API key and the timeout do not change an answer: they are only checked, as
+ * parseRequest checks them (a bad one is the same 422).
+ */
+function sharedRequestKey(req: Request, traces: TracesWatermark | null): string {
+  for (const name of ['api_key', 'x_timeout'] as const) {
+    const h = req.headers[SETTING_HEADERS[name].toLowerCase()];
+    if (typeof h === 'string' && h !== '') SETTINGS[name].read([h], SETTING_HEADERS[name]);
+  }
+  return [traces?.mc_seqno ?? '', req.originalUrl, ...ANSWER_HEADERS.map((h) => String(req.headers[h] ?? ''))].join('\n');
 }
 
 /** A POST request's values: the body's fields, and the settings (x_timeout, ...) also from the query. */

@@ -13,6 +13,19 @@ describe('createWatermarkCache', () => {
     expect(runs).toBe(3);
   });
 
+  it('tells a finished answer of the current watermark without a promise, none while computing or of another watermark', async () => {
+    const cache = createWatermarkCache<string>();
+    let finish = (_: string) => {};
+    const pending = cache.get(7, 'a', () => new Promise<string>((resolve) => (finish = resolve)));
+    expect(cache.settled(7, 'a')).toBeUndefined();
+    finish('text');
+    await pending;
+    expect(cache.settled(7, 'a')).toBe('text');
+    expect(cache.settled(8, 'a')).toBeUndefined();
+    await cache.get(8, 'b', async () => 'b');
+    expect(cache.settled(7, 'a')).toBeUndefined();
+  });
+
   it('does not keep a failed computation, and bounds its entries', async () => {
     const cache = createWatermarkCache(2);
     await expect(cache.get(1, 'x', () => Promise.reject(new Error('store away')))).rejects.toThrow('store away');
