@@ -56,7 +56,10 @@ for main in services/*/dist/main.js; do
   # CLEAN_EXEC's shell execs node). CLEAN_EXEC: node and sed keep none of our other descriptors
   # (npm passes some beyond 0-2; see deploy/local/lib/fds.sh), only the pipe to sed and the
   # caller's stdout, which sed lets go of when node exits.
-  setsid "${CLEAN_EXEC[@]}" node --enable-source-maps "$main" </dev/null \
+  # The API allocates ~30 KB per page: a larger young generation (services/api/README.md, "Processes").
+  node_args=(--enable-source-maps)
+  [[ $name == api ]] && node_args+=(--max-semi-space-size=64)
+  setsid "${CLEAN_EXEC[@]}" node "${node_args[@]}" "$main" </dev/null \
     > >(trap '' INT; exec "${CLEAN_EXEC[@]}" sed -u "s/^/[$name] /") 2>&1 &
   PIDS[$name]=$!
   echo "[$name] started (pid ${PIDS[$name]})"

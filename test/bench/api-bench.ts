@@ -59,6 +59,8 @@ const SINGLE_SECONDS = Number(process.env.BENCH_SINGLE_SECONDS ?? 5);
 const HOT = process.env.BENCH_API_HOT !== '0';
 /** API processes (API_WORKERS) of the API under test: one per core, as a Go server uses every core. */
 const API_WORKERS = Number(process.env.BENCH_API_WORKERS ?? availableParallelism());
+/** How npm start and compose run the API (services/api/README.md, "Processes"). */
+const API_NODE_ARGS = ['--max-semi-space-size=64'];
 /** The dataset's blocks are mainnet's (2020 on): a window of decades holds all of its transactions. */
 const HOT_TX_WINDOW_SECONDS = 30 * 365 * 24 * 3600;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -298,7 +300,7 @@ async function main(): Promise<void> {
   const apiEnv = async (database: string) => ({ CLICKHOUSE_URL, CLICKHOUSE_DATABASE: database, API_HOST: '127.0.0.1', API_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
   const afterEnv = { ...(await apiEnv(DATABASE)), HOT_TIER: HOT ? 'on' : 'off', HOT_TIER_TX_WINDOW_SECONDS: String(HOT_TX_WINDOW_SECONDS), API_WORKERS: String(API_WORKERS) };
   const beforeEnv = beforeStore ? await apiEnv(beforeStore.database) : undefined;
-  const apis = [startService('api', afterEnv, logs), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
+  const apis = [startService('api', afterEnv, logs, [], API_NODE_ARGS), ...(baseline && beforeEnv ? [startService('api', beforeEnv, join(logs, 'before-issue-26'), [], [], baseline.root)] : [])];
   const results: Record<string, EndpointResult> = {};
   try {
     const apiOrigin = await apiReady(apis[0], Number(afterEnv.API_PORT), 'the API');

@@ -72,7 +72,7 @@ describe('docker-compose.yml', () => {
     const job = prometheusConfig.scrape_configs.find((j) => j.job_name === 'tonstream')!;
     const targets = job.static_configs.flatMap((c) => c.targets.map((t) => ({ t, service: c.labels?.service })));
     // Every tonstream process of the compose file (`node services/<name>/dist/main.js`) and nothing else.
-    const processes = Object.entries(compose.services).filter(([, svc]) => /^services\/[\w-]+\/dist\/main\.js$/.test(String(svc.command?.[1] ?? ''))).map(([name]) => name);
+    const processes = Object.entries(compose.services).filter(([, svc]) => /^services\/[\w-]+\/dist\/main\.js$/.test(String(svc.command?.at(-1) ?? ''))).map(([name]) => name);
     expect(processes.length).toBeGreaterThanOrEqual(7);
     expect(targets.map((x) => x.service).sort()).toEqual(processes.sort());
     for (const { t, service } of targets) {
