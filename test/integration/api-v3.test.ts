@@ -265,6 +265,14 @@ describe('v3 over the mainnet fixture blocks', () => {
       expect(row.domain).toBeNull();
     }
     expect((await ok('/api/v3/transactions?workchain=0&seqno=40484416&limit=5', { 'X-No-Address-Book': 'true' })).address_book).toEqual({});
+    // A page shared per watermark is kept per request as sent: the same URL with and without the header
+    // answers each its own way, in any order; a bad X-Timeout is refused even when the answer is made.
+    const shared = '/api/v3/transactions?workchain=0&seqno=40484416&limit=3';
+    const full = await ok(shared);
+    expect(Object.keys(full.address_book as Json).length).toBeGreaterThan(0);
+    expect((await ok(shared, { 'X-No-Address-Book': 'true' })).address_book).toEqual({});
+    expect(await ok(shared)).toEqual(full);
+    expect(await get(shared, { 'X-Timeout': 'soon' })).toMatchObject({ status: 422, body: { error: expect.stringContaining('X-Timeout') } });
   });
 
   it('transactions: sort, limit/offset pages, mc_seqno, 404 for a masterchain block not indexed', async () => {
