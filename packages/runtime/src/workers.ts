@@ -18,7 +18,7 @@ type Message =
   | { type: 'tonstream:metrics'; id: number }
   | { type: 'tonstream:metrics-answer'; id: number; text?: string; error?: string };
 
-/** A worker whose start failed, or one that died after it, is replaced after this long. */
+/** A worker that dies after it started is replaced after this long. */
 const REPLACE_AFTER_MS = 1_000;
 const METRICS_TIMEOUT_MS = 5_000;
 

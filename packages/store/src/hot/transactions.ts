@@ -250,23 +250,37 @@ export async function hotMcBlockHeld(tier: HotTier, seqno: number): Promise<bool
 }
 
 /**
+ * One field of each transaction's record (`t` its trace id, `s` the summary of the state after it): a
+ * string, null when the tier holds the transaction without it, undefined when it does not hold the
+ * transaction (or Redis failed to say).
+ */
+async function readHeldField(tier: HotTier, hashes: readonly string[], field: 't' | 's'): Promise<(string | null | undefined)[]> {
+  if (hashes.length === 0) return [];
+  const keys = hotKeys(tier.prefix);
+  const pipeline = tier.redis.pipeline();
+  // Whether the transaction is held, not its columns (~1 KB each): HEXISTS.
+  for (const h of hashes) pipeline.hexists(keys.tx(h), 'c').hget(keys.tx(h), field);
+  const replies = (await pipeline.exec()) ?? [];
+  return hashes.map((_, i) => {
+    const [heldErr, held] = replies[2 * i] ?? [new Error('no reply')];
+    const [fieldErr, value] = replies[2 * i + 1] ?? [new Error('no reply')];
+    if (heldErr || fieldErr || held !== 1) return undefined;
+    return typeof value === 'string' ? value : null;
+  });
+}
+
+/**
  * The trace id of each transaction the tier holds (`found`; a held transaction without one has no
  * stored trace); `unknown`: the transactions it does not hold.
  */
 export async function readHotTraceIds(tier: HotTier, hashes: readonly string[]): Promise<{ found: Map<string, string>; unknown: string[] }> {
   const found = new Map<string, string>();
   const unknown: string[] = [];
-  if (hashes.length === 0) return { found, unknown };
-  const keys = hotKeys(tier.prefix);
-  const pipeline = tier.redis.pipeline();
-  // Whether the transaction is held, not its columns (~1 KB each): HEXISTS.
-  for (const h of hashes) pipeline.hexists(keys.tx(h), 'c').hget(keys.tx(h), 't');
-  const replies = (await pipeline.exec()) ?? [];
+  const traceIds = await readHeldField(tier, hashes, 't');
   hashes.forEach((h, i) => {
-    const [heldErr, held] = replies[2 * i] ?? [new Error('no reply')];
-    const [traceErr, traceId] = replies[2 * i + 1] ?? [new Error('no reply')];
-    if (heldErr || traceErr || held !== 1) unknown.push(h);
-    else if (typeof traceId === 'string') found.set(h, traceId);
+    const traceId = traceIds[i];
+    if (traceId === undefined) unknown.push(h);
+    else if (traceId !== null) found.set(h, traceId);
   });
   return { found, unknown };
 }
@@ -285,16 +299,11 @@ export async function readHotSummaries(
   const unknown: SummaryWanted[] = [];
   // lt 0: before the account's first transaction, no state.
   const asked = wanted.filter((w) => w.lt !== '0');
-  if (asked.length === 0) return { found, unknown };
-  const keys = hotKeys(tier.prefix);
-  const pipeline = tier.redis.pipeline();
-  for (const w of asked) pipeline.hexists(keys.tx(w.tx), 'c').hget(keys.tx(w.tx), 's');
-  const replies = (await pipeline.exec()) ?? [];
+  const summaries = await readHeldField(tier, asked.map((w) => w.tx), 's');
   asked.forEach((w, i) => {
-    const [heldErr, held] = replies[2 * i] ?? [new Error('no reply')];
-    const [sumErr, summary] = replies[2 * i + 1] ?? [new Error('no reply')];
-    if (heldErr || sumErr || held !== 1) return void unknown.push(w);
-    if (typeof summary !== 'string') return;
+    const summary = summaries[i];
+    if (summary === undefined) return void unknown.push(w);
+    if (summary === null) return;
     const s = JSON.parse(summary) as Omit<AccountStateSummary, 'account'>;
     if (s.account_state_hash === w.hash) found.push({ ...s, account: w.account });
   });
