@@ -7,7 +7,11 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/lib.sh
 
-ensure_node_modules
+# npm ci runs beside the servers' start and the other installs, which may apt-get (kept one after the
+# other: two apt-gets at once fight over dpkg's lock); its output is shown once it is done.
+npm_log=$(mktemp)
+ensure_node_modules >"$npm_log" 2>&1 &
+npm_ci=$!
 
 already_running=$(services running)
 if [[ ${CI:-} == true ]]; then trap 'stop_started "$already_running"' EXIT; fi
@@ -24,10 +28,19 @@ export TONSTREAM_CHROMIUM
 TONSTREAM_DOCKER_COMPOSE=$(bash scripts/debian-tool.sh docker-compose docker-compose)
 export TONSTREAM_DOCKER_COMPOSE
 
-echo "tsc -b"
+npm_rc=0
+wait "$npm_ci" || npm_rc=$?
+cat "$npm_log"
+rm -f "$npm_log"
+((npm_rc == 0)) || exit "$npm_rc"
+
+# The tests' type-check reads the packages' sources (the tonstream-source condition), not dist/,
+# so it runs beside the build.
+echo "tsc -b, and tsc -p test (type-check the integration tests) beside it"
+npx tsc -p test &
+tsc_test=$!
 npx tsc -b
-echo "tsc -p test (type-check the integration tests)"
-npx tsc -p test
+wait "$tsc_test"
 rc=0
 npx vitest run "$@" || rc=$?
 exit "$rc"
