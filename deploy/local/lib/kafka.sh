@@ -137,8 +137,10 @@ kafka_started() {
   # The broker logs this once its listeners are up and it has joined the (one-node) quorum.
   tail -c +"$((KAFKA_LOG_OFFSET + 1))" "$KAFKA_LOG" 2>/dev/null | grep -F 'Kafka Server started' >/dev/null || return 1
   tcp_open "$KAFKA_HOST" "$KAFKA_PORT" || return 1
-  # When the project's node_modules are installed, also check that a client gets metadata.
-  if command -v node >/dev/null 2>&1 && [[ -d $REPO_ROOT/node_modules/kafkajs ]]; then
+  # When the project's node_modules are installed, also check that a client gets metadata. npm writes
+  # node_modules/.package-lock.json last: without it an install may be under way (scripts/test.sh runs
+  # npm ci beside this), and a half-written kafkajs would fail the check until the install is done.
+  if command -v node >/dev/null 2>&1 && [[ -f $REPO_ROOT/node_modules/.package-lock.json && -d $REPO_ROOT/node_modules/kafkajs ]]; then
     node "$KAFKA_SRC/ready.mjs" "$KAFKA_HOST:$KAFKA_PORT" >>"$KAFKA_OUT" 2>&1 || return 1
   fi
 }
