@@ -42,7 +42,7 @@ export default defineConfig({
     // chain, Kafka and services. Two keep two cores about two-thirds busy (ci20/22: ~2,300 s of CPU in
     // 28 min); three took 24 min (ci24) but loaded them to 16 and a CPU-bound suite (schemathesis) then
     // ran past its 5 minutes (ci25): more only once the suites' own CPU is cut.
-    maxWorkers: 2,
+    maxWorkers: 3,
     // Every project's files in one queue, longest first (test/suite-durations.json).
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/support/failures-as-they-happen.ts'],
