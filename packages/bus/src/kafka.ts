@@ -114,5 +114,14 @@ async function checkMessageLimits(admin: Admin, specs: TopicSpec[]): Promise<voi
   if (problems.length > 0) throw new TopicConfigError(`Kafka topics take messages too small for TON blocks:\n${problems.join('\n')}`);
 }
 
+/**
+ * How long a consumer may go silent before the group gives its partitions to another member, and how
+ * often it heartbeats (a third of that, at most kafkajs' 3 s). A member killed with SIGKILL holds its
+ * partitions this long: its restarted successor waits for it to be given up.
+ */
+export function groupTiming(sessionTimeoutMs: number): { sessionTimeout: number; heartbeatInterval: number } {
+  return { sessionTimeout: sessionTimeoutMs, heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeoutMs / 3)) };
+}
+
 /** Consumer fetch sizes that let a block of MAX_MESSAGE_BYTES through. */
 export const CONSUMER_FETCH = { maxBytes: MAX_MESSAGE_BYTES * 2, maxBytesPerPartition: MAX_MESSAGE_BYTES } as const;

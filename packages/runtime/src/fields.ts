@@ -11,6 +11,18 @@ export const kafkaFields = {
   topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name and consumer group (isolates deployments and test runs sharing a cluster)', ''),
 };
 
+/** The consumer-group timing of a service that consumes in a group (its default its own, as metricsFields' port). */
+export function consumerGroupFields(defaultSessionTimeoutMs: number) {
+  return {
+    kafkaSessionTimeoutMs: int(
+      'KAFKA_SESSION_TIMEOUT_MS',
+      'how long the consumer may go silent before Kafka gives its partitions to another member: after a kill -9 the restarted process waits this long for them (the broker accepts 6,000 to 300,000 by default)',
+      defaultSessionTimeoutMs,
+      { min: 1_000, max: 3_600_000 },
+    ),
+  };
+}
+
 export const clickhouseFields = {
   clickhouseUrl: url('CLICKHOUSE_URL', 'ClickHouse HTTP endpoint of the index', 'http://127.0.0.1:8123'),
   clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'ClickHouse database holding the index', 'tonstream'),

@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, kafkaErrorType, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, groupTiming, kafkaErrorType, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { CompressionTypes, type EachBatchPayload, type Kafka, type KafkaMessage, Partitioners, type TopicMessages } from 'kafkajs';
 import type { DecodedBlock, DecodeErrorKind, DecodeOutcome, OutRecord, RecordPartitions } from './decode-message.js';
@@ -41,6 +41,8 @@ export type DecoderDeps = {
   metrics: DecoderMetrics;
   /** Consumer group. Default `tonstream-decoder` (main.ts prefixes it with the topic prefix). */
   groupId?: string;
+  /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
+  sessionTimeoutMs?: number;
   /** Raw block partitions decoded at the same time. Default 2. */
   concurrency?: number;
   /** Worker threads decoding blocks; 0 decodes on the main thread (what tests run). Default 0. */
@@ -89,7 +91,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
   const compression = deps.compression === 'gzip' ? CompressionTypes.GZIP : CompressionTypes.None;
   if (compression === CompressionTypes.GZIP) useFastGzip();
   const dlq = topics.blocksDeadLetters;
-  const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId, ...groupTiming(deps.sessionTimeoutMs ?? 30_000), ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   // Idempotent: a retried produce request cannot duplicate records (createIdempotentProducer: one
   // send at a time, a new producer after a failed one). Retries are unbounded (kafkajs warns that
   // bounded retries break idempotence): while the broker is away the decoder waits rather than skipping blocks.

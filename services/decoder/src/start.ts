@@ -15,6 +15,7 @@ export async function startDecoder(config: DecoderConfig, ctx: ServiceContext): 
     metrics: createDecoderMetrics(registry),
     // Deployments sharing a cluster (one topic prefix each) must not share a consumer group.
     groupId: `${config.topicPrefix}${DECODER_GROUP_ID}`,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     concurrency: config.concurrency,
     workers: config.workers,
     compression: config.compression,

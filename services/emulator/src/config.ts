@@ -1,4 +1,4 @@
-import { clickhouseFields, type ConfigOf, defaultFrom, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec, str } from '@tonstream/runtime';
+import { clickhouseFields, type ConfigOf, consumerGroupFields, defaultFrom, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec, str } from '@tonstream/runtime';
 
 /** The emulator's environment variables (its README's table is rendered from these). */
 export const EMULATOR_CONFIG = {
@@ -20,6 +20,7 @@ export const EMULATOR_CONFIG = {
   rateWindowMs: int('EMULATOR_RATE_WINDOW_MS', 'admission: the window of the per-destination rate (ms)', 10_000, { min: 1, max: 3_600_000 }),
   concurrency: int('EMULATOR_CONCURRENCY', 'externals emulated at once (liteserver round trips overlap; the executor itself is one thread)', 4, { min: 1, max: 64 }),
   ...metricsFields(9106),
+  ...consumerGroupFields(10_000),
   ...logFields,
 };
 

@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, ensureTopics, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { CONSUMER_FETCH, ensureTopics, groupTiming, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { type PendingKeys, type Store, sweepExpiredTraces } from '@tonstream/store';
 import type { Redis } from 'ioredis';
@@ -11,17 +11,17 @@ import type { PendingStream } from './pending-stream.js';
 /** Time between the end of one sweep of pending traces (confirmed, then expired) and the start of the next. */
 export const SWEEP_INTERVAL_MS = 1_000;
 export const EMULATOR_GROUP_ID = 'tonstream-emulator';
-/**
- * A crashed emulator's partitions move to its successor only once the group gives the dead member
- * up: kafkajs' 30 s default would leave fresh externals unemulated (and soon stale) that long.
- */
-const SESSION_TIMEOUT_MS = 10_000;
-const HEARTBEAT_INTERVAL_MS = 2_000;
 
 export type EmulatorServiceDeps = {
   kafka: Kafka;
   topics: Topics;
   groupId: string;
+  /**
+   * A crashed emulator's partitions move to its successor only once the group gives the dead member
+   * up: kafkajs' 30 s default would leave fresh externals unemulated (and soon stale) that long, so
+   * the service's default (KAFKA_SESSION_TIMEOUT_MS) is 10 s.
+   */
+  sessionTimeoutMs: number;
   processor: ReturnType<typeof createProcessor>;
   redis: Redis;
   keys: PendingKeys;
@@ -50,7 +50,7 @@ export type EmulatorService = {
 export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorService {
   const { kafka, topics, groupId, processor, redis, keys, store, concurrency, metrics, logger } = deps;
   // The topic comes from ensureTopics (its settings); one deleted under the consumer is a crash, not a new default topic.
-  const consumer = kafka.consumer({ groupId, sessionTimeout: SESSION_TIMEOUT_MS, heartbeatInterval: HEARTBEAT_INTERVAL_MS, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId, ...groupTiming(deps.sessionTimeoutMs), ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   const watch = watchConsumer(consumer, logger);
   let sweeper: NodeJS.Timeout | undefined;
   let redisDown = false;

@@ -56,6 +56,7 @@ export async function startEmulator(config: EmulatorConfig, ctx: ServiceContext)
     kafka,
     topics: topicNames(config.topicPrefix),
     groupId: `${config.topicPrefix}${EMULATOR_GROUP_ID}`,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     processor,
     redis,
     keys,

@@ -1,4 +1,4 @@
-import { type ConfigOf, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec } from '@tonstream/runtime';
+import { type ConfigOf, consumerGroupFields, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec } from '@tonstream/runtime';
 
 /** The tracer's environment variables (its README's table is rendered from these). */
 export const TRACER_CONFIG = {
@@ -9,6 +9,7 @@ export const TRACER_CONFIG = {
   giveUpAfterMcBlocks: int('TRACER_GIVE_UP_AFTER_MC_BLOCKS', 'a masterchain block that does not complete (records dead-lettered or refused) is traced with the records that arrived once a block this many seqnos later is whole and every partition has moved past it (100: a few minutes of mainnet; about that many blocks of records wait in memory)', 100, { min: 1, max: 100_000 }),
   giveUpAfterMs: int('TRACER_GIVE_UP_AFTER_MS', '...or, when a partition stays silent, once it has waited this long (ms) with later blocks whole', 600_000, { min: 1_000, max: 7 * 86_400_000 }),
   ...metricsFields(9105),
+  ...consumerGroupFields(30_000),
   ...logFields,
 };
 

@@ -34,6 +34,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
     logger,
     metrics,
     groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     incompleteAfterMcBlocks: config.incompleteAfterMcBlocks,
     giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs },
   });

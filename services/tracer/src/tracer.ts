@@ -1,4 +1,4 @@
-import { CONSUMER_FETCH, createIdempotentProducer, type DecodedTopic, ensureTopics, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, type DecodedTopic, ensureTopics, groupTiming, readDecodedMessage, topicSpecs, type Topics } from '@tonstream/bus';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
 import {
   type ActionRecord,
@@ -62,6 +62,8 @@ export type TracerDeps<C = unknown> = {
   metrics: TracerMetrics;
   /** Default `tonstream-tracer` (main.ts prefixes it with the topic prefix). */
   groupId?: string;
+  /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
+  sessionTimeoutMs?: number;
   /** Masterchain blocks after its first one when a pending trace is published as incomplete. Default: the assembler's (1000). */
   incompleteAfterMcBlocks?: number;
   /** When a masterchain block that does not complete is traced with the records that arrived (collector.ts GiveUpBound). */
@@ -109,7 +111,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     }
   };
   const lookup: ContractLookup<C> = (address) => contracts.get(address);
-  const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId, ...groupTiming(deps.sessionTimeoutMs ?? 30_000), ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   const producer = createIdempotentProducer(kafka, { allowAutoTopicCreation: false }, logger);
   const admin = kafka.admin();
   let state: AssemblerState = emptyState();

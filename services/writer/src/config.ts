@@ -1,4 +1,4 @@
-import { clickhouseFields, type ConfigOf, hotTierFields, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec } from '@tonstream/runtime';
+import { clickhouseFields, type ConfigOf, consumerGroupFields, hotTierFields, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec } from '@tonstream/runtime';
 
 /** The writer's environment variables (its README's table is rendered from these). */
 export const WRITER_CONFIG = {
@@ -10,6 +10,7 @@ export const WRITER_CONFIG = {
   redisUrl: { ...redisFields.redisUrl, doc: 'Redis of the hot tier (HOT_TIER)' },
   ...hotTierFields,
   ...metricsFields(9103),
+  ...consumerGroupFields(30_000),
   ...logFields,
 };
 

@@ -22,6 +22,7 @@ export async function startWriter(config: WriterConfig, ctx: ServiceContext): Pr
     metrics: createWriterMetrics(registry),
     // Deployments sharing a cluster (one topic prefix each) must not share a consumer group.
     groupId: `${config.topicPrefix}${WRITER_GROUP_ID}`,
+    sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     batchRows: config.batchRows,
     flushMs: config.flushMs,
     hot,

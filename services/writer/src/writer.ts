@@ -1,5 +1,5 @@
 import { isProgrammingError, isRetriable } from '@tonstream/errors';
-import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
+import { CONSUMER_FETCH, createIdempotentProducer, deadLetterChunks, ensureTopics, groupTiming, MAX_MESSAGE_BYTES, pollConsumerLag, topicSpecs, type Topics, watchConsumer } from '@tonstream/bus';
 import { MAX_RECORD_CHARS } from '@tonstream/records';
 import { combineHealth, type HealthStatus, type Logger } from '@tonstream/runtime';
 import { type HotTier, hotTierProblem, initHotTier, migrate, rebuildHotTierOnce, type RecordBatch, recordHotBreak, type Store, writeBatch, writeHotBatch } from '@tonstream/store';
@@ -33,6 +33,8 @@ export type WriterDeps = {
   metrics: WriterMetrics;
   /** Consumer group. Default `tonstream-writer` (main.ts prefixes it with the topic prefix). */
   groupId?: string;
+  /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
+  sessionTimeoutMs?: number;
   /** Records per ClickHouse batch at most. Default 10,000. */
   batchRows?: number;
   /** Longest wait before a partial batch is written. Default 200 ms. */
@@ -84,7 +86,7 @@ export function createWriter(deps: WriterDeps): Writer {
   const groupId = deps.groupId ?? WRITER_GROUP_ID;
   const kinds = topicKinds(topics);
   const consumed = [...kinds.keys()];
-  const consumer = kafka.consumer({ groupId, ...CONSUMER_FETCH, allowAutoTopicCreation: false });
+  const consumer = kafka.consumer({ groupId, ...groupTiming(deps.sessionTimeoutMs ?? 30_000), ...CONSUMER_FETCH, allowAutoTopicCreation: false });
   // Dead letters are produced before their batch's offsets commit; idempotent, retried while Kafka is away.
   const producer = createIdempotentProducer(kafka, { allowAutoTopicCreation: false }, logger);
   const admin = kafka.admin();
