@@ -28,6 +28,9 @@ function serverProject(name: string, include: string[], exclude: string[] = []) 
       exclude: [...configDefaults.exclude, ...exclude],
       testTimeout: 120_000,
       hookTimeout: 120_000,
+      // As the unit files: a worker runs file after file, importing the packages, express and the
+      // clients once (their suites share no module state: databases, topics, keys and ports are per run).
+      isolate: false,
       globalSetup: ['test/support/integration-setup.ts'],
       // Every v3 answer a test receives, from an API in-process or spawned, matches the served OpenAPI document.
       env: { API_CHECK_RESPONSES: 'reject' },
@@ -51,8 +54,9 @@ export default defineConfig({
         ssr,
         test: {
           name: 'unit',
-          // Unit files share no state a module keeps: one process runs many, importing @ton/core and
-          // the packages once rather than once per file (56 s instead of 99 s alone, half the CPU).
+          // One process runs many files, importing @ton/core and the packages once rather than once per
+          // file (56 s instead of 99 s alone, half the CPU). A module's state then outlives a file: a
+          // cache must hold only what is true for every caller (interfaces/detect.ts).
           isolate: false,
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'test/unit/**/*.test.ts'],
           testTimeout: 60_000,

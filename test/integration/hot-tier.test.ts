@@ -94,6 +94,17 @@ async function reads(scope: ReadScope) {
   };
 }
 
+/** Several hundred independent reads, a few at a time (one after another they took most of the suite's time), keyed as asked. */
+async function readAll(asked: [string, () => Promise<unknown>][], atOnce = 8): Promise<Record<string, unknown>> {
+  const values: unknown[] = new Array(asked.length);
+  let next = 0;
+  const lane = async () => {
+    for (let i = next++; i < asked.length; i = next++) values[i] = await asked[i][1]();
+  };
+  await Promise.all(Array.from({ length: atOnce }, lane));
+  return Object.fromEntries(asked.map(([key], i) => [key, values[i]]));
+}
+
 /**
  * The transaction reads the tier serves, as plain data: by hash (all, in pages), each account's pages
  * both ways, each masterchain block's pages both ways, and what a page joins (state summaries, trace ids).
@@ -103,25 +114,27 @@ async function transactionReads(scope: ReadScope) {
   const accounts = [...new Set(transactions.map((t) => t.account))].sort();
   const mcSeqnos = [...new Set(transactions.map((t) => t.mc))].sort((a, b) => a - b);
   const hashes = transactions.map((t) => t.hash);
-  const out: Record<string, unknown> = {};
+  const asked: [string, () => Promise<unknown>][] = [];
+  const ask = (key: string, read: () => Promise<unknown>) => asked.push([key, read]);
   for (const sort of ['asc', 'desc'] as const) {
-    out[`hashes ${sort}`] = await readTransactions(store, scope, { hashes: [...hashes, 'A'.repeat(43) + '='] }, page(1000, 0, sort));
-    out[`hashes ${sort} page`] = await readTransactions(store, scope, { hashes }, page(7, 3, sort));
+    ask(`hashes ${sort}`, () => readTransactions(store, scope, { hashes: [...hashes, 'A'.repeat(43) + '='] }, page(1000, 0, sort)));
+    ask(`hashes ${sort} page`, () => readTransactions(store, scope, { hashes }, page(7, 3, sort)));
     for (const account of accounts) {
-      for (const [limit, offset] of [[3, 0], [3, 2], [1000, 0]]) out[`${account} ${limit} ${offset} ${sort}`] = await readTransactions(store, scope, { accounts: [account] }, page(limit, offset, sort));
+      for (const [limit, offset] of [[3, 0], [3, 2], [1000, 0]]) ask(`${account} ${limit} ${offset} ${sort}`, () => readTransactions(store, scope, { accounts: [account] }, page(limit, offset, sort)));
       // As v2 getTransactions pages: from an lt back, down to a lower bound.
       const lts = transactions.filter((t) => t.account === account).map((t) => t.lt).sort((a, b) => (a < b ? -1 : 1));
       const [endLt, startLt] = [lts[Math.floor(lts.length / 2)], lts[0] + 1n];
-      out[`${account} to ${endLt} ${sort}`] = await readTransactions(store, scope, { accounts: [account], endLt }, page(2, 0, sort));
-      out[`${account} ${startLt}..${endLt} ${sort}`] = await readTransactions(store, scope, { accounts: [account], startLt, endLt }, page(20, 0, sort));
+      ask(`${account} to ${endLt} ${sort}`, () => readTransactions(store, scope, { accounts: [account], endLt }, page(2, 0, sort)));
+      ask(`${account} ${startLt}..${endLt} ${sort}`, () => readTransactions(store, scope, { accounts: [account], startLt, endLt }, page(20, 0, sort)));
     }
     for (const mcSeqno of [...mcSeqnos, mcSeqnos[mcSeqnos.length - 1] + 1]) {
-      for (const [limit, offset] of [[2, 0], [3, 1], [1000, 0]]) out[`mc ${mcSeqno} ${limit} ${offset} ${sort}`] = await readTransactions(store, scope, { mcSeqno }, page(limit, offset, sort));
-      out[`mc ${mcSeqno} indexed`] = await masterchainBlockIndexed(store, scope, mcSeqno);
+      for (const [limit, offset] of [[2, 0], [3, 1], [1000, 0]]) ask(`mc ${mcSeqno} ${limit} ${offset} ${sort}`, () => readTransactions(store, scope, { mcSeqno }, page(limit, offset, sort)));
+      ask(`mc ${mcSeqno} indexed`, () => masterchainBlockIndexed(store, scope, mcSeqno));
     }
   }
-  for (const hash of messageHashes) out[`message ${hash}`] = await readMessages(store, scope, { hashes: [hash] }, { ...page(10, 0, 'desc'), order: 'lt' });
-  out.messagePage = await readMessages(store, scope, { hashes: messageHashes.slice(0, 30) }, { ...page(7, 2, 'asc'), order: 'lt' });
+  for (const hash of messageHashes) ask(`message ${hash}`, () => readMessages(store, scope, { hashes: [hash] }, { ...page(10, 0, 'desc'), order: 'lt' }));
+  ask('messagePage', () => readMessages(store, scope, { hashes: messageHashes.slice(0, 30) }, { ...page(7, 2, 'asc'), order: 'lt' }));
+  const out = await readAll(asked);
   const rows = await readTransactions(store, scope, { hashes }, page(1000, 0, 'asc'));
   const wanted = rows.flatMap((t) => [
     { account: t.account, hash: t.account_state_hash_before, lt: t.prev_trans_lt, tx: t.prev_trans_hash },

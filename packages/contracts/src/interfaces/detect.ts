@@ -109,8 +109,9 @@ export function createInterfaceDetector(maxEntries = INTERFACE_CACHE_ENTRIES, re
       code = null;
     }
     const found = detectInterfaces(codeHash, code, resolveLibrary);
-    // Without the code only a known hash is conclusive: do not remember a guess.
-    if (code === null && found.interfaces.length === 0) return found;
+    // Without the code an answer has no methods (and only a known hash names an interface): remembered,
+    // it would stand for that code's answer in place of one read from the code.
+    if (code === null) return found;
     if (cache.size >= maxEntries) cache.delete(cache.keys().next().value as string);
     cache.set(codeHash, found);
     return found;

@@ -58,6 +58,14 @@ describe('detectInterfaces()', () => {
     expect(detect(hashOf(JettonWallet.code), null).interfaces).toEqual(['jetton_wallet']);
     expect(detect(null, boc).interfaces).toEqual([]);
   });
+
+  it('does not remember an answer given without the code: the code, seen later, gives the methods', () => {
+    const detect = createInterfaceDetector();
+    const v4 = WalletContractV4.create({ workchain: 0, publicKey: Buffer.alloc(32, 3) }).init.code;
+    expect(detect(hashOf(v4), null)).toEqual({ interfaces: ['wallet_v4r2'], methods: null });
+    expect(detect(hashOf(v4), v4.toBoc().toString('base64'))).toEqual({ interfaces: ['wallet_v4r2'], methods: getMethodIds(v4) });
+    expect(getMethodIds(v4)?.length).toBeGreaterThan(3);
+  });
 });
 
 describe('contract_methods and interfaces as toncenter serves them', () => {
