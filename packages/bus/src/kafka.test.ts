@@ -1,7 +1,7 @@
 import type { Admin } from 'kafkajs';
 import kafkajs from 'kafkajs';
 import { describe, expect, it } from 'vitest';
-import { ensureTopics } from './kafka.js';
+import { ensureTopics, groupTiming } from './kafka.js';
 import type { TopicSpec } from './topics.js';
 
 const spec = (topic: string): TopicSpec => ({ topic, numPartitions: 2, configEntries: [] });
@@ -49,5 +49,13 @@ describe('ensureTopics', () => {
       },
     ]);
     await expect(ensureTopics(admin, [spec('t.x')])).rejects.toThrow('broken');
+  });
+});
+
+describe('groupTiming', () => {
+  it("keeps kafkajs' defaults at 30 s and heartbeats five times a session below it", () => {
+    expect(groupTiming(30_000)).toEqual({ sessionTimeout: 30_000, heartbeatInterval: 3_000 });
+    expect(groupTiming(10_000)).toEqual({ sessionTimeout: 10_000, heartbeatInterval: 2_000 });
+    expect(groupTiming(6_000).heartbeatInterval).toBe(1_200);
   });
 });
