@@ -81,9 +81,13 @@ function expectedTraces(rounds: LedgerRound[]): Map<string, ExpectedTrace> {
   return traces;
 }
 
+/** A GET of the API. Its query timeout (504) is asked again a few times: on a loaded machine ClickHouse can be slow for a moment. */
 async function api<T>(path: string): Promise<{ status: number; body: T }> {
-  const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
-  return { status: res.status, body: (await res.json()) as T };
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+    if (res.status !== 504 || attempt >= 3) return { status: res.status, body: (await res.json()) as T };
+    console.log(JSON.stringify({ retried: path, status: res.status, attempt }));
+  }
 }
 
 beforeAll(async () => {
