@@ -40,11 +40,13 @@ function serverProject(name: string, include: string[], exclude: string[] = []) 
 
 export default defineConfig({
   test: {
-    // Three files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
+    // Two files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
     // keys, locked ports; outages are proxies of their own) and spend much of their time waiting on the
-    // chain, Kafka and services. Two left the cores a third idle (ci21: 1.34 of 2 busy on average, an
-    // 18-minute run); three in the longest-first order keep them busy (ci24: 15 min).
-    maxWorkers: 3,
+    // chain, Kafka and services. Two leave the cores about a third idle (ci21: 1.34 of 2 busy, an
+    // 18-minute run); three in the longest-first order made the run 13m45-15m05 (ci24-ci26) but, at a
+    // load of 12, two e2e suites then failed in two runs of five (pipeline-e2e's watermark check,
+    // streaming-watermark's confirmed set: races still to be found): three once those are fixed.
+    maxWorkers: 2,
     // Every project's files in one queue, longest first (test/suite-durations.json).
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/support/failures-as-they-happen.ts'],

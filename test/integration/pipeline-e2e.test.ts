@@ -96,6 +96,10 @@ beforeAll(async () => {
     FETCHER_GLOBAL_CONFIG: globalConfig,
     FETCHER_START_SEQNO: '1',
     LOG_LEVEL: 'info',
+    // The services' own 30 s (not the suites' 10 s): with 10 s this suite's watermark check failed in
+    // two runs of three (mc 25 with more transactions stored than the ledger's, after the decoder's
+    // restart), a race still to be found (issue 25's note); the kills here keep the timing it was written with.
+    KAFKA_SESSION_TIMEOUT_MS: '30000',
   };
   store = createStore({ url: CLICKHOUSE_URL, database });
   await start(
@@ -146,7 +150,12 @@ function watchWatermark() {
     const blocks = await store.query<{ k: string }>(`SELECT DISTINCT concat(toString(workchain), ':', hex(shard), ':', toString(seqno)) AS k FROM ${database}.blocks_by_mc_seqno WHERE mc_block_seqno = ${n}`);
     const want = round.blocks.flatMap((b) => b.transactions.map((t) => t.hash)).sort();
     const got = txs.map((t) => t.hash).sort();
-    if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`watermark reached ${n} with ${got.length} of its ${want.length} transactions stored`);
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      // Which ones, and where the ledger has them: what a later look at this rare failure needs.
+      const roundOf = (h: string) => [...rounds.values()].find((r) => r.blocks.some((b) => b.transactions.some((t) => t.hash === h)))?.mc_seqno ?? 'none';
+      const extra = got.filter((h) => !want.includes(h)).map((h) => `${h} (ledger mc ${roundOf(h)})`);
+      problems.push(`watermark reached ${n} with ${got.length} of its ${want.length} transactions stored; extra: ${extra.slice(0, 4).join(', ')}; missing: ${want.filter((h) => !got.includes(h)).length}`);
+    }
     const wantBlocks = round.blocks.map((b) => `${b.workchain}:${b.shard}:${b.seqno}`).sort();
     if (JSON.stringify(blocks.map((b) => b.k).sort()) !== JSON.stringify(wantBlocks)) problems.push(`watermark reached ${n} with blocks ${blocks.map((b) => b.k)} instead of ${wantBlocks}`);
   };
@@ -222,7 +231,8 @@ describe('pipeline end to end on the local network', () => {
     );
     await until(`the watermark at ${STOP_AT}`, async () => (watermark.checked() >= STOP_AT ? true : undefined), 60_000, 200);
     await watermark.stop();
-    expect(watermark.problems.join('\n')).toBe('');
+    if (watermark.problems.length > 0) console.log(`pipeline-e2e watermark problems:\n${watermark.problems.join('\n')}`);
+    expect(watermark.problems).toEqual([]);
     // The watermark followed the chain while it ran, in steps (every seqno up to the last is checked
     // whatever the steps); how many depends on how long batches and the faults above take: on a loaded
     // machine the restarted writer may rejoin its group only during the outage, and the watermark then
