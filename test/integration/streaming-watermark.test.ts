@@ -65,8 +65,12 @@ describe('streamer without a moving watermark', () => {
   it('pauses at the bound of unfinalized blocks, then finalizes every confirmed transaction once the watermark moves', async () => {
     await until('traffic on the chain', async () => (head() >= 3 ? true : undefined));
     const accounts = new Set(ledger().flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => t.account))).filter((a) => a.startsWith('0:')));
-    const subscribedAt = head();
     const client = sseClient(`${base}/api/streaming/v2/sse`, { types: ['transactions'], addresses: [...accounts], min_finality: 'confirmed' });
+    // The chain's head once the subscription is in place (its `connected` frame): blocks confirmed
+    // before it are not the client's to receive (a head read before connecting missed some, once, on
+    // two loaded cores).
+    await until('the subscription in place', async () => (client.frames.some((f) => f.event === 'connected') ? true : undefined));
+    const subscribedAt = head();
 
     // No writer, no watermark: confirmed blocks pile up to the bound, and reading stops there.
     const paused = await until('the streamer pauses', async () => {
