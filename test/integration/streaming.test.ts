@@ -122,12 +122,16 @@ describe('streamer on local-network traffic', () => {
     await until('traffic on the chain', async () => (head() >= 4 ? true : undefined));
     accounts = [...new Set(ledger().flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => t.account))).filter((a) => a.startsWith('0:')))].slice(0, 40);
     expect(accounts.length).toBeGreaterThan(3);
-    subscribedAt = head();
     const subscription = { types: ['transactions', 'account_state_change'], addresses: accounts, min_finality: 'confirmed', id: 'sub-1' };
 
     sse.client = sseClient(`${base}/api/streaming/v2/sse`, subscription);
     const ws = await wsClient(`${base.replace('http', 'ws')}/streaming/v2/ws?api_key=${apiKey}`);
     expect(await ws.request({ operation: 'subscribe', ...subscription, id: 'w1' })).toEqual({ id: 'w1', status: 'subscribed' });
+    // The chain's head once both subscriptions are in place (the SSE stream's `connected` frame, the
+    // WebSocket's reply): a head read before connecting expected, on loaded cores, blocks confirmed
+    // before the clients were subscribed (522 of 524 once).
+    await until('the SSE subscription in place', async () => (sse.client!.frames.some((f) => f.event === 'connected') ? true : undefined));
+    subscribedAt = head();
     // The SDK given the API's base URL (one origin); the other clients talk to the streamer itself.
     const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: apiBase, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
     const pythonWs = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: apiBase, STREAM_TRANSPORT: 'ws', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);
