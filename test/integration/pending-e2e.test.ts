@@ -2,6 +2,7 @@ import { Address, beginCell, Cell, internal, loadMessage, loadTransaction, type 
 import { HEAD_TTL_MS } from '@tonstream/emulation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetton, createNftSet, jettonMintBody, jettonTransferBody, JETTON_FORWARD_TON, NFT_GAS, nftMintBody, nftTransferBody } from '../../packages/localnet/src/traffic/assets.js';
+import { getAskingAgainOn504 } from '../support/api-get.js';
 import { type LocalStack, type PlacedTx, raw, type SigningWallet, signedTransfer, startLocalStack } from '../support/local-stack.js';
 
 /**
@@ -37,15 +38,11 @@ type Sent = {
 let stack: LocalStack;
 let wallets: SigningWallet[];
 
-/** A GET of the API. Its query timeout (504) is retried a few times: on a loaded machine ClickHouse can be slow for a moment. */
+/** A GET of the API, its query timeout (504) asked again. */
 async function v3<T>(path: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`${stack.apiBase}/api/v3${path}`);
-    if (res.status === 200) return (await res.json()) as T;
-    const text = await res.text();
-    if (res.status !== 504 || attempt >= V3_TIMEOUT_ATTEMPTS) throw new Error(`${path}: ${res.status} ${text}`);
-    console.log(JSON.stringify({ retried: path, status: res.status, attempt }));
-  }
+  const res = await getAskingAgainOn504(`${stack.apiBase}/api/v3${path}`, V3_TIMEOUT_ATTEMPTS);
+  if (res.status === 200) return (await res.json()) as T;
+  throw new Error(`${path}: ${res.status} ${await res.text()}`);
 }
 
 /** TEP-467 normalized hash, computed here with @ton/core: src addr_none, no import fee, no init, body in a ref. */

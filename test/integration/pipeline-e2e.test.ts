@@ -11,6 +11,7 @@ import { createStore, type Store, str } from '@tonstream/store';
 import { WRITER_GROUP_ID } from '@tonstream/writer-service';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAskingAgainOn504 } from '../support/api-get.js';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -327,9 +328,8 @@ describe('pipeline end to end on the local network', () => {
 });
 
 const v3 = async (path: string): Promise<Record<string, unknown>> => {
-  let res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
   // A page of 1,000 may take longer than the API's 3 s query cap on a loaded machine (504): asked again.
-  for (let retry = 0; res.status === 504 && retry < 5; retry++) res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+  const res = await getAskingAgainOn504(`http://127.0.0.1:${apiPort}/api/v3${path}`, 6);
   const body = (await res.json()) as Record<string, unknown>;
   expect(res.status, `${path}: ${JSON.stringify(body).slice(0, 200)}`).toBe(200);
   return body;

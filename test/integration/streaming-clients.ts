@@ -56,6 +56,8 @@ export function sseClient(url: string, body: unknown, headers: Record<string, st
     get errorBody() {
       return errorBody;
     },
+    /** The stream's `connected` frame came: the streamer sends it as it puts the subscription in place. */
+    connected: () => frames.some((f) => f.event === 'connected'),
     close() {
       abort.abort();
     },

@@ -99,7 +99,7 @@ describe('streaming on the API\'s origin', () => {
     const sse = [sseClient(`${direct}/api/streaming/v2/sse`, sub), sseClient(`${viaApi}/api/streaming/v2/sse`, sub)];
     const ws = [await wsClient(`${direct.replace('http', 'ws')}/api/streaming/v2/ws`), await wsClient(`${viaApi.replace('http', 'ws')}/api/streaming/v2/ws`)];
     for (const c of ws) expect(await c.request({ operation: 'subscribe', ...sub, id: 's' })).toEqual({ id: 's', status: 'subscribed' });
-    await eventually('both SSE clients connected', async () => (sse.every((c) => c.frames.some((f) => f.event === 'connected')) ? true : undefined), 10_000, 50);
+    await eventually('both SSE clients connected', async () => (sse.every((c) => c.connected()) ? true : undefined), 10_000, 50);
     for (let i = 0; i < 5; i++) emitBlock(3);
     const events = (frames: { event?: string; data: Record<string, unknown> }[]) => frames.filter((f) => f.event !== 'connected').map((f) => f.data);
     await eventually('15 events at every client', async () => (sse.every((c) => events(c.frames).length >= 15) && ws.every((c) => c.messages.filter((m) => m.type).length >= 15) ? true : undefined), 10_000, 50);

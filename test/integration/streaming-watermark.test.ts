@@ -69,7 +69,7 @@ describe('streamer without a moving watermark', () => {
     // The chain's head once the subscription is in place (its `connected` frame): blocks confirmed
     // before it are not the client's to receive (a head read before connecting missed some, once, on
     // two loaded cores).
-    await until('the subscription in place', async () => (client.frames.some((f) => f.event === 'connected') ? true : undefined));
+    await until('the subscription in place', async () => (client.connected() ? true : undefined));
     const subscribedAt = head();
 
     // No writer, no watermark: confirmed blocks pile up to the bound, and reading stops there.

@@ -130,7 +130,7 @@ describe('streamer on local-network traffic', () => {
     // The chain's head once both subscriptions are in place (the SSE stream's `connected` frame, the
     // WebSocket's reply): a head read before connecting expected, on loaded cores, blocks confirmed
     // before the clients were subscribed (522 of 524 once).
-    await until('the SSE subscription in place', async () => (sse.client!.frames.some((f) => f.event === 'connected') ? true : undefined));
+    await until('the SSE subscription in place', async () => (sse.client!.connected() ? true : undefined));
     subscribedAt = head();
     // The SDK given the API's base URL (one origin); the other clients talk to the streamer itself.
     const python = runPython(['test/python/streaming_sdk_check.py'], { STREAM_BASE_URL: apiBase, STREAM_TRANSPORT: 'sse', STREAM_ADDRESSES: accounts.join(','), STREAM_UNTIL_MC: String(STOP_AT - 10), STREAM_TIMEOUT_S: String(RUN_TIMEOUT_S), STREAM_API_KEY: apiKey }, RUN_TIMEOUT_S * 1000);

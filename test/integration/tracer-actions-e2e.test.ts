@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJetton, createNftSet, jettonBurnBody, jettonMintBody, NFT_GAS, nftMintBody, nftTransferBody } from '../../packages/localnet/src/traffic/assets.js';
 import { createMultisig } from '../../packages/localnet/src/traffic/multisig.js';
 import { createVesting } from '../../packages/localnet/src/traffic/vesting.js';
+import { getAskingAgainOn504 } from '../support/api-get.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
 
@@ -95,13 +96,11 @@ async function start(name: string, extra: Record<string, string> = {}, args: str
   procs[name] = startService(name, { ...env, METRICS_PORT: String(await freePort()), ...extra }, join(dir, 'logs'), args);
 }
 
-/** GET `path`; a 504 (the API's 3 s query deadline, on a loaded machine) is asked again, a few times. */
+/** GET `path`, its query timeout (504) asked again. */
 async function api<T>(path: string): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
-    if (res.status === 200) return (await res.json()) as T;
-    if (res.status !== 504 || attempt === 3) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  }
+  const res = await getAskingAgainOn504(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+  if (res.status === 200) return (await res.json()) as T;
+  throw new Error(`${path}: ${res.status} ${await res.text()}`);
 }
 
 /** Sends an external and waits until the chain ran it; the hash of the transaction that consumed it is the trace id. */

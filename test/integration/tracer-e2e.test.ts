@@ -8,6 +8,7 @@ import { TRACER_GROUP_ID } from '@tonstream/tracer-service';
 import { WRITER_GROUP_ID } from '@tonstream/writer-service';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getAskingAgainOn504 } from '../support/api-get.js';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { runPython } from './python.js';
@@ -81,13 +82,10 @@ function expectedTraces(rounds: LedgerRound[]): Map<string, ExpectedTrace> {
   return traces;
 }
 
-/** A GET of the API. Its query timeout (504) is asked again a few times: on a loaded machine ClickHouse can be slow for a moment. */
+/** A GET of the API, its query timeout (504) asked again. */
 async function api<T>(path: string): Promise<{ status: number; body: T }> {
-  for (let attempt = 1; ; attempt++) {
-    const res = await fetch(`http://127.0.0.1:${apiPort}/api/v3${path}`);
-    if (res.status !== 504 || attempt >= 3) return { status: res.status, body: (await res.json()) as T };
-    console.log(JSON.stringify({ retried: path, status: res.status, attempt }));
-  }
+  const res = await getAskingAgainOn504(`http://127.0.0.1:${apiPort}/api/v3${path}`);
+  return { status: res.status, body: (await res.json()) as T };
 }
 
 beforeAll(async () => {
