@@ -40,14 +40,13 @@ function serverProject(name: string, include: string[], exclude: string[] = []) 
 
 export default defineConfig({
   test: {
-    // Two files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
+    // Three files at a time, of any project: suites are isolated (own databases, topic prefixes, Redis
     // keys, locked ports; outages are proxies of their own) and spend much of their time waiting on the
-    // chain, Kafka and services. Two leave the cores about a third idle (ci21: 1.34 of 2 busy, an
-    // 18-minute run); three in the longest-first order made the run 13m45-15m05 (ci24-ci26), but at a
-    // load of 12 suites failed in three runs of six: streaming's and streaming-watermark's head read
-    // before subscribing (fixed), infra's topic not yet served, pipeline-e2e's watermark check (a race
-    // still to be found): three once those are fixed.
-    maxWorkers: 2,
+    // chain, Kafka and services. Two left the cores about a third idle (ci21: 1.34 of 2 busy, an
+    // 18-minute run); three in the longest-first order take 13-15 minutes. The load (~12) found races
+    // in suites, not the product: a head read before subscribing, a topic used before it was served,
+    // and 18.16's DISTINCT under IN (subquery) (docs/local-infra.md).
+    maxWorkers: 3,
     // Every project's files in one queue, longest first (test/suite-durations.json).
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/support/failures-as-they-happen.ts'],
@@ -63,7 +62,7 @@ export default defineConfig({
           isolate: false,
           include: ['packages/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'test/unit/**/*.test.ts'],
           testTimeout: 60_000,
-          // Unit files share the two workers with integration suites: a setup building a local chain can wait for a core.
+          // Unit files share the workers with integration suites: a setup building a local chain can wait for a core.
           hookTimeout: 60_000,
         },
       },

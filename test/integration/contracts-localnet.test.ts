@@ -97,7 +97,7 @@ afterAll(async () => {
 /** Accounts whose stored code has `iface` (the writer's contract_interfaces joined with the stored states). */
 async function accountsWith(iface: string): Promise<string[]> {
   const rows = await store.query<{ account: string }>(
-    `SELECT DISTINCT account FROM ${database}.account_states_latest WHERE code_hash IN (SELECT code_hash FROM ${database}.contract_interfaces WHERE has(interfaces, ${str(iface)}))`,
+    `SELECT account FROM ${database}.account_states_latest WHERE code_hash IN (SELECT code_hash FROM ${database}.contract_interfaces WHERE has(interfaces, ${str(iface)})) GROUP BY account`,
   );
   return rows.map((r) => r.account);
 }

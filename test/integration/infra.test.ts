@@ -6,6 +6,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createClient } from '@clickhouse/client';
+import { ensureTopics } from '@tonstream/bus';
 import { Redis } from 'ioredis';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { describe, expect, it } from 'vitest';
@@ -37,11 +38,10 @@ describe('kafka', () => {
     });
     try {
       await admin.connect();
-      const created = await admin.createTopics({
-        waitForLeaders: true,
-        topics: [{ topic, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * MiB) }] }],
-      });
-      expect(created).toBe(true);
+      // The pipeline's own creation, which waits until the broker serves the new topic (kafkajs'
+      // waitForLeaders throws on the "does not host this topic-partition" a loaded broker answers first).
+      const created = await ensureTopics(admin, [{ topic, numPartitions: 1, configEntries: [{ name: 'max.message.bytes', value: String(16 * MiB) }] }]);
+      expect(created).toEqual([topic]);
 
       await producer.connect();
       await producer.send({ topic, messages: [{ key: 'small', value: 'hello tonstream' }] });
