@@ -21,6 +21,19 @@ export type StoreOptions = {
    * interleaved runs: accountStates 57-72 -> 84-96 requests/s, the newest transactions 21-25 -> 32-33).
    */
   maxOpenConnections?: number;
+  /**
+   * The ClickHouse cluster (a `remote_servers` name) the index is spread over; unset: one server. Its
+   * tables are then Distributed over replicated local tables (cluster/schema.ts), inserts return once
+   * the shard's replicas have the rows (`insertQuorum`), and a subquery over another Distributed table
+   * is sent to every shard as GLOBAL IN.
+   */
+  cluster?: string;
+  /**
+   * Replicas of a shard that must have an insert before it is acknowledged (cluster only). The
+   * watermark moves after the rows' inserts return, so with every replica of a shard in the quorum no
+   * replica a read may land on lacks them. @default 2
+   */
+  insertQuorum?: number;
 };
 
 /** Per-query limits for interactive reads (the API). */
@@ -39,6 +52,8 @@ export type QueryOptions = {
 export type Store = {
   readonly client: ClickHouseClient;
   readonly database: string;
+  /** The cluster the index is spread over, null on one server. */
+  readonly cluster: string | null;
   /** One statement, no result. */
   command(sql: string): Promise<void>;
   /** Rows of a SELECT as objects (JSONEachRow). */
@@ -50,10 +65,23 @@ export type Store = {
 };
 
 const MAX_OPEN_CONNECTIONS = 64;
+
+/** Settings of every request to a cluster (names 18.16 knows). */
+function clusterSettings(insertQuorum: number, timeoutMs: number) {
+  return {
+    // A subquery over a Distributed table inside a query over one runs once, on the node asked, and its
+    // result goes to every shard (18.16's default refuses such queries).
+    distributed_product_mode: 'global' as const,
+    // An insert into a Distributed table returns once the shards stored it, not when it is queued.
+    insert_distributed_sync: 1 as const,
+    ...(insertQuorum > 1 ? { insert_quorum: String(insertQuorum), insert_quorum_timeout: timeoutMs } : {}),
+  };
+}
 const MAX_QUERY_BYTES = 4 * 1024 * 1024;
 
 export function createStore(options: StoreOptions): Store {
   const database = ident(options.database);
+  const cluster = options.cluster ? ident(options.cluster) : null;
   const timeout = options.requestTimeoutMs ?? 30_000;
   const client = createClient({
     url: options.url,
@@ -67,11 +95,17 @@ export function createStore(options: StoreOptions): Store {
     // 64-bit integers as JSON strings: 18.16's default, no longer the default since 25.8, and the only
     // form JSON.parse reads exactly (lt, shard, balances are above 2^53).
     // max_query_size: a v3 request may name 1000 addresses, repeated in a read's subqueries (over the default 256 KiB).
-    clickhouse_settings: { max_execution_time: Math.ceil(timeout / 1000), output_format_json_quote_64bit_integers: 1, max_query_size: String(MAX_QUERY_BYTES) },
+    clickhouse_settings: {
+      max_execution_time: Math.ceil(timeout / 1000),
+      output_format_json_quote_64bit_integers: 1,
+      max_query_size: String(MAX_QUERY_BYTES),
+      ...(cluster ? clusterSettings(options.insertQuorum ?? 2, timeout) : {}),
+    },
   });
   return {
     client,
     database,
+    cluster,
     async command(sql) {
       const answer: HttpAnswer = {};
       try {

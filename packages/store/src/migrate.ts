@@ -1,4 +1,5 @@
 import type { Store } from './client.js';
+import { migrateCluster } from './cluster/migrate.js';
 import { withMigrationLock } from './migration-lock.js';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { StoreError } from './errors.js';
@@ -10,9 +11,11 @@ export type MigrateResult = { applied: number[]; current: number };
  * Brings the database to the newest schema version: creates the database and the
  * `schema_migrations` ledger, then applies every migration newer than the recorded version, in
  * order. Safe to run from several processes at once: every statement is idempotent, and pending
- * migrations are applied under the database's migration lock (one process at a time).
+ * migrations are applied under the database's migration lock (one process at a time). A store on a
+ * cluster (`StoreOptions.cluster`) gets the cluster schema instead (cluster/migrate.ts).
  */
 export async function migrate(store: Store, migrations: Migration[] = MIGRATIONS): Promise<MigrateResult> {
+  if (store.cluster) return migrateCluster(store, store.cluster, migrations);
   const db = store.database;
   await store.command(`CREATE DATABASE IF NOT EXISTS ${db}`);
   await store.command(

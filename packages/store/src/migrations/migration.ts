@@ -4,4 +4,14 @@
  * there), so a migration interrupted half way is simply applied again. `db` is the database name,
  * already checked as an identifier (`createStore`).
  */
-export type Migration = { version: number; name: string; statements: (db: string) => string[] };
+export type Migration = {
+  version: number;
+  name: string;
+  statements: (db: string) => string[];
+  /**
+   * The same change on a cluster database (`cluster/migrate.ts`), ON CLUSTER and idempotent: needed
+   * by a migration that changes existing tables (`t_local` and the Distributed `t` both); a migration
+   * that only creates tables and views needs none (the cluster schema comes from schema.sql).
+   */
+  cluster?: (db: string, cluster: string) => string[];
+};
