@@ -32,6 +32,30 @@ export const redisFields = {
   redisUrl: url('REDIS_URL', 'Redis URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),
 };
 
+/**
+ * A process that runs as one active instance with hot standbys (the live fetcher, the tracer) holds a
+ * lease in Redis (REDIS_URL) while it works: @tonstream/lease.
+ */
+export const leaseFields = {
+  lease: oneOf(
+    'LEASE',
+    '`on`: work only while holding the lease `<KAFKA_TOPIC_PREFIX>lease:<service>` in Redis (REDIS_URL); without it the process waits as a hot standby (healthy, `standby`), and it exits 1 when it loses it. `off`: a single instance, no lease',
+    ['on', 'off'] as const,
+    'off',
+  ),
+  leaseTtlMs: int(
+    'LEASE_TTL_MS',
+    'how long the lease outlives its holder\'s last renewal (renewed every third of it; the holder stops a quarter of it early): a standby takes over about this long after the holder dies',
+    10_000,
+    { min: 1_000, max: 600_000 },
+  ),
+};
+
+/** The lease's name in Redis: one per service and deployment (topic prefix). */
+export function leaseKey(topicPrefix: string, service: string): string {
+  return `${topicPrefix}lease:${service}`;
+}
+
 /** The hot tier for point reads (@tonstream/store hot/): written by the writer, read by the API. */
 export const hotTierFields = {
   hotTier: oneOf('HOT_TIER', 'the hot tier of point reads in Redis (REDIS_URL): `on` writes (writer) and reads (API) it, `off` neither', ['on', 'off'] as const, 'on'),

@@ -1,5 +1,5 @@
 export { ConfigError, loadConfig, defaultFrom, str, int, bool, oneOf, url, hostPorts, type ConfigOf, type Field, type Fields } from './config.js';
-export { clickhouseFields, consumerGroupFields, hotTierFields, hotTierOptions, kafkaFields, logFields, metricsFields, redisFields } from './fields.js';
+export { clickhouseFields, consumerGroupFields, hotTierFields, hotTierOptions, kafkaFields, leaseFields, leaseKey, logFields, metricsFields, redisFields } from './fields.js';
 export { renderEnvTable } from './env-table.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogFields } from './logger.js';
 export { combineHealth, createRegistry, HEALTH_LEVELS, HEALTH_METRIC, startMetricsServer, type HealthStatus } from './metrics.js';
@@ -8,3 +8,4 @@ export { createShutdown, SHUTDOWN_TIMEOUT_MS, type Shutdown } from './shutdown.j
 export { createStopSteps, type Stop, type StopSteps } from './stop-steps.js';
 export { createLiteQueryMetrics, type LiteQueryEvent, type LiteQueryMetrics } from './lite-metrics.js';
 export { metricsText } from './workers.js';
+export { createLeaseMetrics, type LeaseMetrics } from './lease-metrics.js';
