@@ -1,5 +1,5 @@
 /** The fetcher process's configuration from environment variables and the `--reset` flag (see README). */
-import { ConfigError, type ConfigOf, type Field, int, kafkaFields, loadConfig, logFields, metricsFields, type ServiceSpec, str } from '@tonstream/runtime';
+import { ConfigError, type ConfigOf, type Field, int, kafkaFields, leaseFields, loadConfig, logFields, metricsFields, redisFields, type ServiceSpec, str } from '@tonstream/runtime';
 
 const FLAGS = ['--reset'] as const;
 
@@ -28,6 +28,9 @@ export const FETCHER_CONFIG = {
   progressIntervalMs: int('FETCHER_PROGRESS_INTERVAL_MS', 'progress log line interval (ms)', 10_000, { min: 100, max: 3_600_000 }),
   lagDegradedBlocks: int('FETCHER_LAG_DEGRADED_BLOCKS', 'lag in masterchain blocks that makes /healthcheck degraded (live mode)', 30, { min: 1 }),
   lagDegradedSeconds: int('FETCHER_LAG_DEGRADED_SECONDS', 'lag in seconds that makes /healthcheck degraded (live mode)', 60, { min: 1 }),
+  lease: { ...leaseFields.lease, doc: `${leaseFields.lease.doc}. Live mode only: a backfill runs beside the live fetcher without it` },
+  leaseTtlMs: leaseFields.leaseTtlMs,
+  redisUrl: { ...redisFields.redisUrl, doc: 'Redis holding the lease (LEASE=on, live mode); not used otherwise' },
   ...metricsFields(9101),
   logLevel: { ...logFields.logLevel, doc: 'least severe level logged; `debug` adds one line per published masterchain block' },
 };

@@ -1,7 +1,8 @@
 /** The tracer service: Kafka, Redis and metrics wired around `createTracer`; `runService` runs it (main.ts). */
 import { classifyTrace, type ContractInterfaces, stateInterfaces } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { createLease, standByUntilHeld } from '@tonstream/lease';
+import { createLeaseMetrics, createStopSteps, leaseKey, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { Redis } from 'ioredis';
 import type { TracerConfig } from './config.js';
 import { createTracerMetrics } from './metrics.js';
@@ -12,6 +13,17 @@ import { createTracer, TRACER_GROUP_ID, type Classify } from './tracer.js';
 export async function startTracer(config: TracerConfig, ctx: ServiceContext): Promise<Stop> {
   const { logger, registry } = ctx;
   const steps = createStopSteps(logger);
+  if (config.lease === 'on') {
+    // Assembly needs every partition: one tracer works, the others wait. The state is loaded below,
+    // once the lease is ours, so a standby that takes over starts from the holder's last save.
+    const key = leaseKey(config.topicPrefix, 'tracer');
+    const lease = createLease({ redisUrl: config.redisUrl, key, ttlMs: config.leaseTtlMs, logger, observer: createLeaseMetrics(registry, key) });
+    steps.add('lease', () => lease.close());
+    await standByUntilHeld(lease, ctx).catch(async (err: unknown) => {
+      await lease.close();
+      throw err;
+    });
+  }
   // The state must be durable before offsets are committed: a command that fails is an error, never a silent retry later.
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null, enableOfflineQueue: true });
   steps.add('redis', async () => void (await redis.quit()));
