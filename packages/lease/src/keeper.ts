@@ -33,16 +33,18 @@ export function keepLease(options: KeeperOptions): Keeper {
   const controller = new AbortController();
   /** When the command that last confirmed the lease was sent. */
   let confirmedAt = options.confirmedSentAtMs;
-  let renewing = false;
   let over = false;
   let settleLost!: (reason: string) => void;
   const lost = new Promise<string>((resolve) => (settleLost = resolve));
   let deadline: NodeJS.Timeout | undefined;
+  let renewal: NodeJS.Timeout | undefined;
+  let recheck: NodeJS.Immediate | undefined;
 
   const end = () => {
     over = true;
-    clearInterval(renewals);
+    clearTimeout(renewal);
     clearTimeout(deadline);
+    clearImmediate(recheck);
   };
   const lose = (reason: string) => {
     if (over) return;
@@ -50,31 +52,38 @@ export function keepLease(options: KeeperOptions): Keeper {
     controller.abort(reason);
     settleLost(reason);
   };
+  const decide = () => {
+    if (now() >= heldUntil(timing, confirmedAt)) lose(`no renewal confirmed for ${now() - confirmedAt} ms: Redis may let another process take the lease within ${timing.ttlMs - (now() - confirmedAt)} ms`);
+    else armDeadline();
+  };
   const armDeadline = () => {
     clearTimeout(deadline);
-    deadline = setTimeout(() => {
-      if (now() >= heldUntil(timing, confirmedAt)) lose(`no renewal confirmed for ${now() - confirmedAt} ms: Redis may let another process take the lease within ${timing.ttlMs - (now() - confirmedAt)} ms`);
-      else armDeadline();
-    }, Math.max(0, heldUntil(timing, confirmedAt) - now()));
+    // After a stall (a busy event loop, a starved process) timers run before the replies waiting in
+    // the socket: decide once those are read. A renewal confirmed there counts from when it was sent.
+    deadline = setTimeout(() => (recheck = setImmediate(decide)), Math.max(0, heldUntil(timing, confirmedAt) - now()));
   };
-  const renewals = setInterval(() => {
-    if (renewing || over) return;
-    renewing = true;
-    const sentAt = now();
-    renew().then(
-      (result) => {
-        renewing = false;
-        if (over) return;
-        if (result === 'not_ours') return lose('a renewal found the lease no longer ours (expired, or another process holds it)');
-        confirmedAt = Math.max(confirmedAt, sentAt);
-        armDeadline();
-      },
-      (err: unknown) => {
-        renewing = false;
-        if (!over) options.onRenewalError?.(err);
-      },
-    );
-  }, timing.renewEveryMs);
+  /** Renews `renewEveryMs` after the last renewal was sent (the first: after the acquisition was); one in flight at a time. */
+  const scheduleRenewal = (lastSentAt: number) => {
+    renewal = setTimeout(() => {
+      const sentAt = now();
+      const next = () => !over && scheduleRenewal(sentAt);
+      renew().then(
+        (result) => {
+          if (over) return;
+          if (result === 'not_ours') return lose('a renewal found the lease no longer ours (expired, or another process holds it)');
+          confirmedAt = Math.max(confirmedAt, sentAt);
+          armDeadline();
+          next();
+        },
+        (err: unknown) => {
+          if (over) return;
+          options.onRenewalError?.(err);
+          next();
+        },
+      );
+    }, Math.max(0, lastSentAt + timing.renewEveryMs - now()));
+  };
+  scheduleRenewal(confirmedAt);
   armDeadline();
 
   return { lost, signal: controller.signal, stop: end };
