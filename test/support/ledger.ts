@@ -19,3 +19,28 @@ export function readLedger(path: string): LedgerRound[] {
 
 /** An address as the ledger and toncenter's raw form write it: `workchain:HEX` (upper case). */
 export const raw = (a: Address) => `${a.workChain}:${a.hash.toString('hex').toUpperCase()}`;
+
+/** A trace of the ledger: its root transaction's hash, every transaction reached through message hashes, where it began and ended. */
+export type LedgerTrace = { id: string; txs: Set<string>; rootSeqno: number; endSeqno: number };
+
+/** The ledger's traces: transactions joined through message hashes, each tree named by its root (a transaction whose in message no ledger transaction sent). */
+export function ledgerTraces(rounds: LedgerRound[]): Map<string, LedgerTrace> {
+  const txs = rounds.flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, seqno: r.mc_seqno }))));
+  const sender = new Map<string, string>();
+  for (const t of txs) for (const m of t.out_msgs) sender.set(m, t.hash);
+  const byHash = new Map(txs.map((t) => [t.hash, t]));
+  const rootOf = (hash: string): string => {
+    const inMsg = byHash.get(hash)!.in_msg;
+    const parent = inMsg === null ? undefined : sender.get(inMsg);
+    return parent ? rootOf(parent) : hash;
+  };
+  const traces = new Map<string, LedgerTrace>();
+  for (const t of txs) {
+    const id = rootOf(t.hash);
+    let e = traces.get(id);
+    if (!e) traces.set(id, (e = { id, txs: new Set(), rootSeqno: byHash.get(id)!.seqno, endSeqno: 0 }));
+    e.txs.add(t.hash);
+    e.endSeqno = Math.max(e.endSeqno, t.seqno);
+  }
+  return traces;
+}
