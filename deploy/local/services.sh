@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Local Kafka, ClickHouse, Redis and Prometheus for development and CI, without Docker or systemd.
 #
-#   deploy/local/services.sh up|down|status|reset|env|running [kafka|clickhouse|redis|prometheus ...]
+#   deploy/local/services.sh up|down|status|reset|env|running [kafka|clickhouse|redis|prometheus|cluster ...]
+#   deploy/local/services.sh stop-node|start-node clickhouse-1..4|zookeeper-1..3
 #
 #   up       install what is missing, start what is not running, wait until each is ready
 #   down     stop what `up` started (found by the pid files in the state dir), wait for exit
@@ -12,6 +13,12 @@
 #
 # Without service names every command acts on all four. A service whose address is already set
 # (KAFKA_BROKERS, CLICKHOUSE_URL, REDIS_URL, PROMETHEUS_URL) is external: never installed, started or stopped.
+#
+# `cluster` is opt-in (never part of "all"): a ClickHouse cluster `tonstream` of 4 servers (2 shards
+# x 2 replicas, HTTP 8131-8134) over 3 ZooKeeper nodes (2181-2183), for cluster mode (issue 28).
+# `env cluster` prints CLICKHOUSE_CLUSTER= and CLICKHOUSE_CLUSTER_URLS=. For outage tests,
+# `stop-node NODE` stops one of its nodes and `start-node NODE` starts it again and waits until it
+# is ready (NODE: clickhouse-1..4, zookeeper-1..3; clickhouse-1/2 are shard 01, clickhouse-3/4 shard 02).
 # All state lives in $TONSTREAM_STATE_DIR (default <repo>/.local). See deploy/README.md.
 set -euo pipefail
 
@@ -33,11 +40,17 @@ STATE_DIR="$(cd "$STATE_DIR" && pwd)"
 . "$HERE/lib/redis.sh"
 # shellcheck source=SCRIPTDIR/lib/prometheus.sh
 . "$HERE/lib/prometheus.sh"
+# shellcheck source=SCRIPTDIR/lib/zookeeper.sh
+. "$HERE/lib/zookeeper.sh"
+# shellcheck source=SCRIPTDIR/lib/clickhouse-cluster.sh
+. "$HERE/lib/clickhouse-cluster.sh"
 
 ALL_SERVICES=(kafka clickhouse redis prometheus)
+# Acted on only when named (lib/clickhouse-cluster.sh: cluster_up, cluster_down, ...).
+OPT_IN_SERVICES=(cluster)
 
 usage() {
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
   exit "${1:-0}"
 }
 
@@ -65,6 +78,8 @@ configured_address() {
 # The lock is on fd 9; every server is started with all its descriptors above 2 closed
 # (lib/fds.sh), so that no server keeps the lock, nor any pipe of the caller.
 take_lock() {
+  [[ -n ${LOCK_TAKEN:-} ]] && return 0
+  LOCK_TAKEN=1
   exec 9>"$STATE_DIR/.services.lock"
   flock -w 600 9 || die "another services.sh is still running (lock $STATE_DIR/.services.lock)"
 }
@@ -173,20 +188,52 @@ cmd_running() {
 
 main() {
   (($# >= 1)) || usage 2
-  local cmd=$1 svc
+  local cmd=$1 svc rc=0 std=() cluster=0
   shift
-  case $cmd in -h | --help | help) usage 0 ;; esac
+  case $cmd in
+    -h | --help | help) usage 0 ;;
+    stop-node | start-node)
+      (($# == 1)) || die "$cmd takes one node name: $(cluster_node_names)"
+      cluster_parse_node "$1"
+      take_lock
+      if [[ $cmd == stop-node ]]; then cluster_stop_node "$1"; else cluster_start_node_by_name "$1"; fi
+      return 0
+      ;;
+  esac
   for svc in "$@"; do
-    [[ " ${ALL_SERVICES[*]} " == *" $svc "* ]] || die "unknown service '$svc' (expected: ${ALL_SERVICES[*]})"
+    [[ " ${ALL_SERVICES[*]} ${OPT_IN_SERVICES[*]} " == *" $svc "* ]] \
+      || die "unknown service '$svc' (expected: ${ALL_SERVICES[*]} ${OPT_IN_SERVICES[*]})"
   done
   (($# > 0)) || set -- "${ALL_SERVICES[@]}"
+  for svc in "$@"; do
+    if [[ $svc == cluster ]]; then cluster=1; else std+=("$svc"); fi
+  done
   case $cmd in
-    up) cmd_up "$@" ;;
-    down | stop) cmd_down "$@" ;;
-    status) cmd_status "$@" ;;
-    reset) cmd_reset "$@" ;;
-    env) cmd_env "$@" ;;
-    running) cmd_running "$@" ;;
+    up)
+      if ((${#std[@]})); then cmd_up "${std[@]}"; fi
+      if ((cluster)); then take_lock; cluster_up; fi
+      ;;
+    down | stop)
+      if ((${#std[@]})); then cmd_down "${std[@]}"; fi
+      if ((cluster)); then take_lock; cluster_down; fi
+      ;;
+    status)
+      if ((${#std[@]})); then cmd_status "${std[@]}" || rc=$?; fi
+      if ((cluster)); then cluster_status || rc=$?; fi
+      return "$rc"
+      ;;
+    reset)
+      if ((${#std[@]})); then cmd_reset "${std[@]}"; fi
+      if ((cluster)); then take_lock; cluster_reset; fi
+      ;;
+    env)
+      if ((${#std[@]})); then cmd_env "${std[@]}"; fi
+      if ((cluster)); then cluster_env; fi
+      ;;
+    running)
+      if ((${#std[@]})); then cmd_running "${std[@]}"; fi
+      if ((cluster)); then cluster_running; fi
+      ;;
     *) printf 'unknown command: %s\n\n' "$cmd" >&2; usage 2 ;;
   esac
 }
