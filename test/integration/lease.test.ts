@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { createLease, type Lease, LeaseWaitAbortedError } from '@tonstream/lease';
+import { createLease, type Lease, LeaseWaitAbortedError, standByUntilHeld, type StandbyHealth } from '@tonstream/lease';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../support/processes.js';
 import { startTcpProxy } from '../support/tcp-proxy.js';
 
 /**
@@ -79,6 +80,30 @@ describe('lease in Redis', () => {
       expect(at - cutAt).toBeLessThan(TTL + holder.timing.pollEveryMs);
       expect(fence).toBe(held.fence + 1);
     } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a standby reports ok naming the holder, degraded while it cannot reach Redis', async () => {
+    const key = newKey();
+    const holder = lease(key);
+    await holder.tryAcquire();
+    const proxy = await startTcpProxy(new URL(REDIS_URL));
+    proxy.setDown(true);
+    const controller = new AbortController();
+    const reports: Record<string, () => StandbyHealth> = {};
+    const ctx = (name: string) => ({ logger: { info() {}, warn() {} }, signal: controller.signal, health: (r: () => StandbyHealth) => void (reports[name] = r), fail() {} });
+    const waits = [standByUntilHeld(lease(key), ctx('reaching')), standByUntilHeld(lease(key, `redis://127.0.0.1:${proxy.port}`), ctx('cut off'))];
+    try {
+      const [reaching, cut] = await eventually('both standbys reporting', async () => {
+        const r = [reports.reaching?.(), reports['cut off']?.()];
+        return r[0]?.reasons[0].includes(`held by ${holder.token}`) && r[1]?.status === 'degraded' ? r : undefined;
+      }, 10_000, 50);
+      expect(reaching).toMatchObject({ status: 'ok', details: { lease: 'standby' } });
+      expect(cut!.reasons[0]).toMatch(/^standby: lease .*; Redis: /);
+    } finally {
+      controller.abort();
+      await Promise.allSettled(waits);
       await proxy.close();
     }
   });

@@ -91,6 +91,7 @@ export function createLease(options: LeaseOptions): Lease {
   const tryOnce = async (): Promise<{ held: HeldLease } | { holderPttlMs: number | null }> => {
     const sentAt = Date.now();
     const [ok, n, holder] = (await redis.eval(ACQUIRE, 2, key, fenceKey, token, timing.ttlMs)) as [number, number, string | null];
+    delete state.lastError;
     if (ok !== 1) {
       state.holder = holder ?? undefined;
       return { holderPttlMs: n };
