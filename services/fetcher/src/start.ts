@@ -13,14 +13,19 @@ import { openFetcher } from './wire.js';
 export async function startFetcher(cfg: FetcherServiceConfig, ctx: ServiceContext): Promise<Stop> {
   const { logger, registry } = ctx;
   const metrics = createFetcherMetrics(registry);
-  const lease = cfg.lease === 'on' && cfg.fromSeqno === null ? await holdLease(cfg, ctx) : undefined;
-  if (cfg.lease === 'on' && !lease) logger.info('backfill: runs without the lease (LEASE=on applies to the live fetcher)');
   ctx.health(() => ({ status: 'degraded', reasons: ['starting: waiting for the global config, liteservers and Kafka'] }));
 
-  const opened = await openFetcher(cfg, { logger, metrics, signal: ctx.signal }).catch(async (err: unknown) => {
-    await lease?.close();
-    throw err;
-  });
+  // Connected before the lease is taken: a standby is ready to publish, and the CPU a start takes
+  // (a loaded machine stretched it past a short TTL) is spent before there is a lease to renew.
+  const opened = await openFetcher(cfg, { logger, metrics, signal: ctx.signal });
+  const leased = cfg.lease === 'on' && cfg.fromSeqno === null;
+  if (cfg.lease === 'on' && !leased) logger.info('backfill: runs without the lease (LEASE=on applies to the live fetcher)');
+  const lease = leased
+    ? await holdLease(cfg, ctx).catch(async (err: unknown) => {
+        await opened.close();
+        throw err;
+      })
+    : undefined;
   ctx.health(() => opened.fetcher.health());
   void opened.fetcher.run().then(
     () => {
@@ -35,7 +40,7 @@ export async function startFetcher(cfg: FetcherServiceConfig, ctx: ServiceContex
   };
 }
 
-/** Two live fetchers would publish every block twice: one works, the others wait as standbys; each starts from the checkpoint once it holds the lease. */
+/** Two live fetchers would publish every block twice: one works, the others wait as standbys; `run` reads the checkpoint once this one holds the lease. */
 async function holdLease(cfg: FetcherServiceConfig, ctx: ServiceContext): Promise<Lease> {
   const key = leaseKey(cfg.topicPrefix, 'fetcher');
   const lease = createLease({ redisUrl: cfg.redisUrl, key, ttlMs: cfg.leaseTtlMs, logger: ctx.logger, observer: createLeaseMetrics(ctx.registry, key) });
