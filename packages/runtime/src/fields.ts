@@ -26,7 +26,14 @@ export function consumerGroupFields(defaultSessionTimeoutMs: number) {
 export const clickhouseFields = {
   clickhouseUrl: url('CLICKHOUSE_URL', 'ClickHouse HTTP endpoint of the index', 'http://127.0.0.1:8123'),
   clickhouseDatabase: str('CLICKHOUSE_DATABASE', 'ClickHouse database holding the index', 'tonstream'),
+  clickhouseCluster: str('CLICKHOUSE_CLUSTER', 'the ClickHouse cluster (a `remote_servers` name) the index is sharded and replicated over; empty: one server (deploy/README.md, scale-out)', ''),
+  clickhouseInsertQuorum: int('CLICKHOUSE_INSERT_QUORUM', 'with CLICKHOUSE_CLUSTER: replicas of a shard that must have an insert before it counts as stored (the replicas per shard, so a read on any replica has what the watermark vouches for)', 2, { min: 1, max: 16 }),
 };
+
+/** The store's options (@tonstream/store createStore) from the configuration. */
+export function clickhouseOptions(config: { clickhouseUrl: string; clickhouseDatabase: string; clickhouseCluster: string; clickhouseInsertQuorum: number }) {
+  return { url: config.clickhouseUrl, database: config.clickhouseDatabase, cluster: config.clickhouseCluster || undefined, insertQuorum: config.clickhouseInsertQuorum };
+}
 
 export const redisFields = {
   redisUrl: url('REDIS_URL', 'Redis URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']),

@@ -1,5 +1,5 @@
 export { ConfigError, loadConfig, defaultFrom, str, int, bool, oneOf, url, hostPorts, type ConfigOf, type Field, type Fields } from './config.js';
-export { clickhouseFields, consumerGroupFields, hotTierFields, hotTierOptions, kafkaFields, leaseFields, leaseKey, logFields, metricsFields, redisFields } from './fields.js';
+export { clickhouseFields, clickhouseOptions, consumerGroupFields, hotTierFields, hotTierOptions, kafkaFields, leaseFields, leaseKey, logFields, metricsFields, redisFields } from './fields.js';
 export { renderEnvTable } from './env-table.js';
 export { createLogger, LOG_LEVELS, type Logger, type LogLevel, type LogFields } from './logger.js';
 export { combineHealth, createRegistry, HEALTH_LEVELS, HEALTH_METRIC, startMetricsServer, type HealthStatus } from './metrics.js';

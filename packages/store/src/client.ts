@@ -74,6 +74,8 @@ function clusterSettings(insertQuorum: number, timeoutMs: number) {
     distributed_product_mode: 'global' as const,
     // An insert into a Distributed table returns once the shards stored it, not when it is queued.
     insert_distributed_sync: 1 as const,
+    // An ON CLUSTER statement answers (TIMEOUT_EXCEEDED) before the request times out; it stays queued.
+    distributed_ddl_task_timeout: String(Math.max(1, Math.floor(timeoutMs / 1000) - 2)),
     ...(insertQuorum > 1 ? { insert_quorum: String(insertQuorum), insert_quorum_timeout: timeoutMs } : {}),
   };
 }

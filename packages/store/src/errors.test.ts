@@ -47,6 +47,10 @@ describe('which store errors are worth retrying', () => {
     [319, 'UNKNOWN_STATUS_OF_INSERT', 'Unknown status, client must retry. Reason: Connection loss'],
     [225, 'NO_ZOOKEEPER', 'Cannot use ZooKeeper table engine without ZooKeeper'],
     [252, 'TOO_MANY_PARTS', 'Too many parts (300). Merges are processing significantly slower than inserts'],
+    // What the local cluster answered with a replica or ZooKeeper away (test/integration/local-cluster.test.ts).
+    [285, 'TOO_FEW_LIVE_REPLICAS', 'Number of alive replicas (1) is less than requested quorum (2).'],
+    [286, 'UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE', 'Quorum for previous write has not been satisfied yet. Status: version: 1'],
+    [279, 'ALL_CONNECTION_TRIES_FAILED', 'All connection tries failed. Log: Code: 210, e.displayText() = DB::NetException: Connection refused (127.0.0.1:9033)'],
   ])('ClickHouse %i (%s): retried', async (code, name, text) => {
     for (const err of await failures(CLICKHOUSE(code, name, text))) {
       expect(err.clickhouseCode).toBe(code);

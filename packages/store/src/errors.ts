@@ -26,11 +26,13 @@ export class StoreError extends TonstreamError {
 /**
  * Codes worth retrying: TIMEOUT_EXCEEDED 159, TOO_SLOW 160, READONLY 164, TOO_MANY_SIMULTANEOUS_QUERIES 202,
  * NO_FREE_CONNECTION 203, SOCKET_TIMEOUT 209, NETWORK_ERROR 210, NO_ZOOKEEPER 225, MEMORY_LIMIT_EXCEEDED 241,
- * TABLE_IS_READ_ONLY 242 (a replica lost Keeper), TOO_MANY_PARTS 252, TOO_FEW_LIVE_REPLICAS 285,
- * UNKNOWN_STATUS_OF_INSERT 319 (the insert may have happened: safe to repeat, rows are idempotent),
- * QUERY_WAS_CANCELLED 394, SYSTEM_ERROR 425, KEEPER_EXCEPTION 999.
+ * TABLE_IS_READ_ONLY 242 (a replica lost Keeper), TOO_MANY_PARTS 252, ALL_CONNECTION_TRIES_FAILED 279 (no
+ * replica of a shard answered), TOO_FEW_LIVE_REPLICAS 285, UNSATISFIED_QUORUM_FOR_PREVIOUS_WRITE 286 (until
+ * the replica that missed the last quorum insert is back), UNKNOWN_STATUS_OF_INSERT 319 (the insert may
+ * have happened: safe to repeat, rows are idempotent), QUERY_WAS_CANCELLED 394, SYSTEM_ERROR 425,
+ * KEEPER_EXCEPTION 999.
  */
-const RETRIABLE_CODES = new Set([159, 160, 164, 202, 203, 209, 210, 225, 241, 242, 252, 285, 319, 394, 425, 999]);
+const RETRIABLE_CODES = new Set([159, 160, 164, 202, 203, 209, 210, 225, 241, 242, 252, 279, 285, 286, 319, 394, 425, 999]);
 /** Enough of a proxy's error page to say who answered. */
 const FOREIGN_BODY_CHARS = 200;
 const TRANSPORT = /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|socket hang up|Timeout error|other side closed/i;

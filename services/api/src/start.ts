@@ -1,7 +1,7 @@
 /** The API service: ClickHouse, Redis, liteservers and Kafka wired around the HTTP app; `runService` runs it (main.ts). */
 import type { Server } from 'node:http';
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { clickhouseOptions, createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { connectHotTier, createStore, hotGate, migrate } from '@tonstream/store';
 import { createApp } from './app.js';
 import { createApiServer } from './http/http-server.js';
@@ -16,7 +16,7 @@ import { connectLimitsRedis } from './limits/redis-connection.js';
 // The API serves /metrics and /healthcheck itself (app.ts), on its own port.
 export async function startApi(config: ApiConfig, { logger, registry }: ServiceContext): Promise<Stop> {
   const steps = createStopSteps(logger);
-  const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = createStore(clickhouseOptions(config));
   // The API can start before the writer: make sure the tables exist so queries answer, not fail.
   await migrate(store).catch((err: unknown) => logger.warn('schema check failed; serving anyway', { err }));
   const limitsRedis = config.rateLimit === 'on' ? connectLimitsRedis(config.redisUrl, logger) : undefined;

@@ -14,6 +14,8 @@ export const EMULATOR_CONFIG = {
   // `none` is accepted here (not a URL): confirmed traces are then not looked up.
   clickhouseUrl: str('CLICKHOUSE_URL', 'ClickHouse HTTP URL of the index, where confirmed traces replace pending ones (`none`: pending traces leave by TTL only)', 'http://127.0.0.1:8123'),
   clickhouseDatabase: clickhouseFields.clickhouseDatabase,
+  clickhouseCluster: clickhouseFields.clickhouseCluster,
+  clickhouseInsertQuorum: clickhouseFields.clickhouseInsertQuorum,
   maxTransactions: int('EMULATOR_MAX_TRANSACTIONS', 'transactions emulated per trace at most (toncenter\'s limit)', 256, { min: 1, max: 10_000 }),
   maxDepth: int('EMULATOR_MAX_DEPTH', 'depth of a trace emulated at most (toncenter\'s limit)', 32, { min: 0, max: 1_000 }),
   ratePerDestination: int('EMULATOR_RATE_PER_DESTINATION', 'admission: emulations per destination per window (toncenter: 3 per 10 s)', 3, { min: 1, max: 1_000_000 }),

@@ -4,7 +4,7 @@ import { classifyTrace } from '@tonstream/actions';
 import { createKafka, topicNames } from '@tonstream/bus';
 import { createLiteState, createTraceEmulator, type TraceClassifier } from '@tonstream/emulation';
 import { connectLitePool, createLiteReads, loadGlobalConfig } from '@tonstream/lite-client';
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { clickhouseOptions, createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { createStore, pendingKeys } from '@tonstream/store';
 import { Redis } from 'ioredis';
 import { createAdmission } from './admission.js';
@@ -50,7 +50,7 @@ export async function startEmulator(config: EmulatorConfig, ctx: ServiceContext)
     logger,
     pendingStream,
   });
-  const store = config.clickhouseUrl === 'none' ? undefined : createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = config.clickhouseUrl === 'none' ? undefined : createStore(clickhouseOptions(config));
   if (store) steps.add('store', () => store.close());
   const service = createEmulatorService({
     kafka,

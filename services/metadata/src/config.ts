@@ -4,6 +4,8 @@ import { bool, clickhouseFields, type ConfigOf, int, logFields, metricsFields, s
 export const METADATA_CONFIG = {
   clickhouseUrl: { ...clickhouseFields.clickhouseUrl, doc: 'ClickHouse HTTP endpoint of the index: its token tables are scanned and the metadata cache lives there' },
   clickhouseDatabase: clickhouseFields.clickhouseDatabase,
+  clickhouseCluster: clickhouseFields.clickhouseCluster,
+  clickhouseInsertQuorum: clickhouseFields.clickhouseInsertQuorum,
   ipfsGateway: url('METADATA_IPFS_GATEWAY', 'IPFS gateway `ipfs://<cid>/<path>` is fetched through (the CID and path are appended)', 'https://ipfs.io/ipfs/'),
   timeoutMs: int('METADATA_TIMEOUT_MS', 'time limit (ms) of one fetch, redirects and body included', 10_000, { min: 100, max: 600_000 }),
   maxBytes: int('METADATA_MAX_BYTES', 'largest metadata document accepted, in bytes', 1_048_576, { min: 1_024, max: 104_857_600 }),

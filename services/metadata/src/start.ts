@@ -1,5 +1,5 @@
 /** The metadata worker service: ClickHouse and metrics wired around the worker; `runService` runs it (main.ts). */
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { clickhouseOptions, createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { createStore } from '@tonstream/store';
 import type { MetadataConfig } from './config.js';
 import { createMetadataMetrics } from './metrics.js';
@@ -10,7 +10,7 @@ export async function startMetadata(config: MetadataConfig, ctx: ServiceContext)
   const steps = createStopSteps(logger);
   const metrics = createMetadataMetrics(registry);
 
-  const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = createStore(clickhouseOptions(config));
   steps.add('store', () => store.close());
   const worker = createMetadataWorker({ store, config, metrics, logger });
   ctx.health(() => worker.health());

@@ -24,6 +24,8 @@ export const STREAMER_CONFIG = {
   ...kafkaFields,
   clickhouseUrl: { ...clickhouseFields.clickhouseUrl, doc: 'ClickHouse holding the watermark (finalized = stored under it)' },
   clickhouseDatabase: clickhouseFields.clickhouseDatabase,
+  clickhouseCluster: clickhouseFields.clickhouseCluster,
+  clickhouseInsertQuorum: clickhouseFields.clickhouseInsertQuorum,
   host: str('STREAMER_HOST', 'interface the streaming HTTP server listens on', '127.0.0.1'),
   port: int('STREAMER_PORT', 'port of the streaming HTTP server', 8082, { min: 0, max: 65535 }),
   keepaliveMs: int('STREAMER_KEEPALIVE_MS', 'SSE keepalive comment period (ms; toncenter\'s 15000: the Python SDK gives up after 30 s of silence)', 15_000, { min: 100, max: 29_000 }),

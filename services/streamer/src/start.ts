@@ -1,6 +1,6 @@
 /** The streamer service: Kafka, ClickHouse and metrics around the fan-out and its server; `runService` runs it (main.ts). */
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { clickhouseOptions, createStopSteps, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { createStore } from '@tonstream/store';
 import { createFanout } from '@tonstream/streaming';
 import { connectKeyVerifier } from './api-keys.js';
@@ -16,7 +16,7 @@ export async function startStreamer(config: StreamerConfig, ctx: ServiceContext)
   const steps = createStopSteps(logger);
   const metrics = createStreamerMetrics(registry);
 
-  const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = createStore(clickhouseOptions(config));
   steps.add('clickhouse', () => store.close());
   const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-streamer', logger: logger.child({ module: 'kafka' }) });
   const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });

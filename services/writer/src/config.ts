@@ -5,6 +5,8 @@ export const WRITER_CONFIG = {
   ...kafkaFields,
   clickhouseUrl: clickhouseFields.clickhouseUrl,
   clickhouseDatabase: { ...clickhouseFields.clickhouseDatabase, doc: 'ClickHouse database of the tables (created and migrated at start)' },
+  clickhouseCluster: clickhouseFields.clickhouseCluster,
+  clickhouseInsertQuorum: clickhouseFields.clickhouseInsertQuorum,
   batchRows: int('WRITER_BATCH_ROWS', 'records per ClickHouse batch at most', 10_000, { min: 1, max: 1_000_000 }),
   flushMs: int('WRITER_FLUSH_MS', 'longest wait before a partial batch is written (ms)', 200, { min: 1, max: 600_000 }),
   redisUrl: { ...redisFields.redisUrl, doc: 'Redis of the hot tier (HOT_TIER)' },

@@ -1,4 +1,4 @@
-import { ConfigError, hotTierOptions, loadConfig } from '@tonstream/runtime';
+import { clickhouseOptions, ConfigError, hotTierOptions, loadConfig } from '@tonstream/runtime';
 import { connectHotTier, createStore, rebuildHotTierOnce } from '@tonstream/store';
 import { WRITER_CONFIG } from './config.js';
 
@@ -19,7 +19,7 @@ async function main(): Promise<number> {
     }
     throw err;
   }
-  const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = createStore(clickhouseOptions(config));
   const tier = await connectHotTier(config.redisUrl, hotTierOptions(config));
   const prefix = tier.prefix;
   try {

@@ -1,6 +1,6 @@
 /** The writer service: Kafka, ClickHouse and metrics wired around `createWriter`; `runService` runs it (main.ts). */
 import { createKafka, topicNames } from '@tonstream/bus';
-import { createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
+import { clickhouseOptions, createStopSteps, hotTierOptions, type ServiceContext, type Stop } from '@tonstream/runtime';
 import { connectHotTier, createStore } from '@tonstream/store';
 import type { WriterConfig } from './config.js';
 import { createWriterMetrics } from './metrics.js';
@@ -9,7 +9,7 @@ import { createWriter, WRITER_GROUP_ID } from './writer.js';
 export async function startWriter(config: WriterConfig, ctx: ServiceContext): Promise<Stop> {
   const { logger, registry } = ctx;
   const steps = createStopSteps(logger);
-  const store = createStore({ url: config.clickhouseUrl, database: config.clickhouseDatabase });
+  const store = createStore(clickhouseOptions(config));
   steps.add('clickhouse client', () => store.close());
   const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, hotTierOptions(config)) : undefined;
   if (hot) steps.add('hot tier redis', async () => hot.redis.disconnect());

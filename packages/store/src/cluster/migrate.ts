@@ -3,6 +3,7 @@ import type { Store } from '../client.js';
 import { StoreError } from '../errors.js';
 import type { Migration } from '../migrations/migration.js';
 import { str, uint } from '../sql.js';
+import { withClusterMigrationLock } from './migration-lock.js';
 import { clusterSchema } from './schema.js';
 
 /** The single-node schema every migration makes (`npm run schema:snapshot`), the cluster schema's source. */
@@ -14,11 +15,20 @@ const SCHEMA_SQL = new URL('../../schema.sql', import.meta.url);
  * of single-node migrations (renames, rebuilds) is never replayed over replicated tables. A cluster
  * made at an older version gets the tables and views that are new since, and each newer migration's
  * `cluster` statements; a newer migration that changes existing tables and has none stops here.
+ * One process at a time, under the cluster-wide lock (migration-lock.ts).
  */
 export async function migrateCluster(store: Store, cluster: string, migrations: Migration[]): Promise<{ applied: number[]; current: number }> {
   const db = store.database;
   const newest = Math.max(0, ...migrations.map((m) => m.version));
   await store.command(`CREATE DATABASE IF NOT EXISTS ${db} ON CLUSTER ${cluster}`);
+  const before = await recordedVersion(store);
+  if (before >= newest) return { applied: [], current: before };
+  return withClusterMigrationLock(store, () => migrateLocked(store, cluster, migrations, newest));
+}
+
+async function migrateLocked(store: Store, cluster: string, migrations: Migration[], newest: number): Promise<{ applied: number[]; current: number }> {
+  const db = store.database;
+  // Another process may have migrated while this one waited for the lock.
   const current = await recordedVersion(store);
   if (current >= newest) return { applied: [], current };
   const pending = [...migrations].filter((m) => m.version > current).sort((a, b) => a.version - b.version);
@@ -29,11 +39,33 @@ export async function migrateCluster(store: Store, cluster: string, migrations: 
     }
   }
   for (const table of clusterSchema(readFileSync(SCHEMA_SQL, 'utf8'), db, cluster)) {
-    for (const statement of table.statements) await store.command(statement);
+    for (const statement of table.statements) await onCluster(store, statement);
   }
-  if (current > 0) for (const m of pending) for (const statement of m.cluster?.(db, cluster) ?? []) await store.command(statement);
+  if (current > 0) for (const m of pending) for (const statement of m.cluster?.(db, cluster) ?? []) await onCluster(store, statement);
   for (const m of pending) await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
   return { applied: pending.map((m) => m.version), current: newest };
+}
+
+/** How long one ON CLUSTER statement may take, asked again, before migrating gives up. */
+const DDL_DEADLINE_MS = 10 * 60_000;
+/** ClickHouse's TIMEOUT_EXCEEDED: a host had not run the statement within distributed_ddl_task_timeout. */
+const TIMEOUT_EXCEEDED = 159;
+
+/**
+ * Runs an idempotent ON CLUSTER statement until every host has run it. A host that is slow (or down
+ * for a moment) makes ClickHouse answer TIMEOUT_EXCEEDED, or the request time out, while the
+ * statement stays queued for that host: asking again waits for it, and changes nothing where it ran.
+ */
+async function onCluster(store: Store, statement: string): Promise<void> {
+  const deadline = Date.now() + DDL_DEADLINE_MS;
+  for (;;) {
+    try {
+      return await store.command(statement);
+    } catch (err) {
+      const slow = err instanceof StoreError && (err.clickhouseCode === TIMEOUT_EXCEEDED || (err.clickhouseCode === undefined && err.retriable));
+      if (!slow || Date.now() > deadline) throw err;
+    }
+  }
 }
 
 async function recordedVersion(store: Store): Promise<number> {
