@@ -9,6 +9,12 @@ import { LOG_LEVELS } from './logger.js';
 export const kafkaFields = {
   kafkaBrokers: hostPorts('KAFKA_BROKERS', 'Kafka bootstrap brokers', ['127.0.0.1:9092']),
   topicPrefix: str('KAFKA_TOPIC_PREFIX', 'prefix of every topic name and consumer group (isolates deployments and test runs sharing a cluster)', ''),
+  kafkaPartitions: int(
+    'KAFKA_PARTITIONS',
+    'partitions of each topic the service creates (the most processes of a stage that share its work); topics that exist keep theirs (deploy/README.md, scale-out: repartitioning)',
+    4,
+    { min: 1, max: 1024 },
+  ),
 };
 
 /** The consumer-group timing of a service that consumes in a group (its default its own, as metricsFields' port). */

@@ -43,6 +43,8 @@ export type DecoderDeps = {
   groupId?: string;
   /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
   sessionTimeoutMs?: number;
+  /** Partitions of the topics it creates (KAFKA_PARTITIONS). Default 4. */
+  partitions?: number;
   /** Raw block partitions decoded at the same time. Default 2. */
   concurrency?: number;
   /** Worker threads decoding blocks; 0 decodes on the main thread (what tests run). Default 0. */
@@ -268,7 +270,7 @@ export function createDecoder(deps: DecoderDeps): Decoder {
     done: watch.stopped,
     async start() {
       await admin.connect();
-      const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
+      const created = await ensureTopics(admin, topicSpecs(topics, deps.partitions, deps.maxMessageBytes));
       if (created.length > 0) logger.info('created topics', { topics: created });
       const metadata = await admin.fetchTopicMetadata({ topics: [topics.transactions, topics.messages, topics.accountStates] });
       const count = (topic: string) => metadata.topics.find((t) => t.name === topic)?.partitions.length ?? 1;

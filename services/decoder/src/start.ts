@@ -17,6 +17,7 @@ export async function startDecoder(config: DecoderConfig, ctx: ServiceContext): 
     groupId: `${config.topicPrefix}${DECODER_GROUP_ID}`,
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     concurrency: config.concurrency,
+    partitions: config.kafkaPartitions,
     workers: config.workers,
     compression: config.compression,
   });

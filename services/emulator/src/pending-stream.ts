@@ -20,7 +20,7 @@ export type PendingStream = {
  * and counted, never retried at the cost of the emulator's offsets (a lost pending event is what
  * toncenter's pub/sub would lose too; the confirmed events follow from the chain either way).
  */
-export function createPendingStream(kafka: Kafka, topics: Topics, logger: Logger, onError: () => void): PendingStream {
+export function createPendingStream(kafka: Kafka, topics: Topics, logger: Logger, onError: () => void, partitions?: number): PendingStream {
   const producer = createIdempotentProducer(kafka, {}, logger);
   const send = (key: string, value: object) => {
     producer.send({ topic: topics.pendingTraces, messages: [{ key, value: JSON.stringify(value) }] }).catch((err: unknown) => {
@@ -39,7 +39,7 @@ export function createPendingStream(kafka: Kafka, topics: Topics, logger: Logger
       const admin = kafka.admin();
       await admin.connect();
       try {
-        await ensureTopics(admin, topicSpecs(topics).filter((s) => s.topic === topics.pendingTraces));
+        await ensureTopics(admin, topicSpecs(topics, partitions).filter((s) => s.topic === topics.pendingTraces));
       } finally {
         await admin.disconnect();
       }

@@ -15,6 +15,8 @@ export const EMULATOR_GROUP_ID = 'tonstream-emulator';
 export type EmulatorServiceDeps = {
   kafka: Kafka;
   topics: Topics;
+  /** Partitions of the topic it creates (KAFKA_PARTITIONS). Default 4. */
+  partitions?: number;
   groupId: string;
   /**
    * A crashed emulator's partitions move to its successor only once the group gives the dead member
@@ -92,7 +94,7 @@ export function createEmulatorService(deps: EmulatorServiceDeps): EmulatorServic
       const admin = kafka.admin();
       await admin.connect();
       try {
-        await ensureTopics(admin, topicSpecs(topics).filter((s) => s.topic === topics.pendingExternals));
+        await ensureTopics(admin, topicSpecs(topics, deps.partitions).filter((s) => s.topic === topics.pendingExternals));
       } finally {
         await admin.disconnect();
       }

@@ -37,7 +37,7 @@ export async function startEmulator(config: EmulatorConfig, ctx: ServiceContext)
   const classify: TraceClassifier = (trace, lookup) => classifyTrace(trace, lookup);
 
   const kafka = createKafka({ brokers: config.kafkaBrokers, clientId: 'tonstream-emulator', logger: logger.child({ module: 'kafka' }) });
-  const pendingStream = createPendingStream(kafka, topicNames(config.topicPrefix), logger, () => metrics.streamErrors.inc());
+  const pendingStream = createPendingStream(kafka, topicNames(config.topicPrefix), logger, () => metrics.streamErrors.inc(), config.kafkaPartitions);
   const keys = pendingKeys(config.redisPrefix);
   const processor = createProcessor({
     emulator,
@@ -55,6 +55,7 @@ export async function startEmulator(config: EmulatorConfig, ctx: ServiceContext)
   const service = createEmulatorService({
     kafka,
     topics: topicNames(config.topicPrefix),
+    partitions: config.kafkaPartitions,
     groupId: `${config.topicPrefix}${EMULATOR_GROUP_ID}`,
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     processor,

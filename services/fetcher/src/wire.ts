@@ -37,7 +37,7 @@ export async function openFetcher(cfg: FetcherServiceConfig, { logger, metrics, 
   const kafka = createKafka({ brokers: cfg.kafkaBrokers, clientId: CLIENT_ID, logger: logger.child({ module: 'kafka' }) });
   let bus;
   try {
-    bus = await openKafkaBus({ kafka, topics: topicNames(cfg.topicPrefix), clientId: CLIENT_ID });
+    bus = await openKafkaBus({ kafka, topics: topicNames(cfg.topicPrefix), clientId: CLIENT_ID, partitions: cfg.kafkaPartitions });
   } catch (err) {
     lite.pool.close();
     throw err;

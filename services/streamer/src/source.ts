@@ -53,6 +53,8 @@ const UNFINALIZED_WAIT_MS = 500;
 export type SourceOptions = {
   kafka: Kafka;
   topics: Topics;
+  /** Partitions of the topics it creates (KAFKA_PARTITIONS). Default 4. */
+  partitions?: number;
   store: Store;
   fanout: Fanout;
   logger: Logger;
@@ -281,7 +283,7 @@ export function createSource(o: SourceOptions) {
     stopped: watch.stopped,
     async start(): Promise<void> {
       await admin.connect();
-      await ensureTopics(admin, topicSpecs(o.topics));
+      await ensureTopics(admin, topicSpecs(o.topics, o.partitions));
       const from = Date.now() - o.replayMs;
       const seeks = [];
       const replayed = [...kinds.keys(), o.topics.traces, o.topics.actions];

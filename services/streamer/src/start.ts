@@ -22,7 +22,7 @@ export async function startStreamer(config: StreamerConfig, ctx: ServiceContext)
   const fanout = createFanout({ retainMcBlocks: config.retainMcBlocks, retainMaxBytes: config.retainMaxBytes });
   const extras = createExtrasLookup({ read: storeEntryReader(store, () => source.health().watermark), ttlMs: config.extrasTtlMs, maxEntries: config.extrasCacheEntries, logger: logger.child({ module: 'extras' }) });
   const emitter = createEmitQueue({ fanout, lookup: extras, waitMs: config.extrasWaitMs });
-  const source = createSource({ kafka, topics: topicNames(config.topicPrefix), store, fanout, emitter, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs, maxUnfinalizedBlocks: config.maxUnfinalizedBlocks, giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs } });
+  const source = createSource({ kafka, topics: topicNames(config.topicPrefix), partitions: config.kafkaPartitions, store, fanout, emitter, logger, metrics, watermarkPollMs: config.watermarkPollMs, replayMs: config.replayMs, tracerWaitMs: config.tracerWaitMs, maxUnfinalizedBlocks: config.maxUnfinalizedBlocks, giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs } });
   const health = () => {
     const s = source.health();
     const m = process.memoryUsage();

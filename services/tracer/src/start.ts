@@ -47,6 +47,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
     metrics,
     groupId: `${config.topicPrefix}${TRACER_GROUP_ID}`,
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
+    partitions: config.kafkaPartitions,
     incompleteAfterMcBlocks: config.incompleteAfterMcBlocks,
     giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs },
   });

@@ -62,6 +62,8 @@ export type TracerDeps<C = unknown> = {
   metrics: TracerMetrics;
   /** Default `tonstream-tracer` (main.ts prefixes it with the topic prefix). */
   groupId?: string;
+  /** Partitions of the topics it creates (KAFKA_PARTITIONS). Default 4. */
+  partitions?: number;
   /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
   sessionTimeoutMs?: number;
   /** Masterchain blocks after its first one when a pending trace is published as incomplete. Default: the assembler's (1000). */
@@ -219,7 +221,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       metrics.pendingTraces.set(state.traces.size);
       logger.info('tracer state loaded', { last_mc_seqno: loaded.lastDone, pending_traces: state.traces.size, undelivered_messages: state.edges.size });
       await admin.connect();
-      const created = await ensureTopics(admin, topicSpecs(topics));
+      const created = await ensureTopics(admin, topicSpecs(topics, deps.partitions));
       if (created.length > 0) logger.info('created topics', { topics: created });
       consumer.on(consumer.events.GROUP_JOIN, (e) => {
         health = { status: 'ok', reasons: [] };

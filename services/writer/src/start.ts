@@ -25,6 +25,7 @@ export async function startWriter(config: WriterConfig, ctx: ServiceContext): Pr
     sessionTimeoutMs: config.kafkaSessionTimeoutMs,
     batchRows: config.batchRows,
     flushMs: config.flushMs,
+    partitions: config.kafkaPartitions,
     hot,
   });
   ctx.health(() => writer.health());

@@ -35,6 +35,8 @@ export type WriterDeps = {
   groupId?: string;
   /** How long the consumer may go silent before the group gives its partitions away (KAFKA_SESSION_TIMEOUT_MS). Default 30 s, kafkajs' own. */
   sessionTimeoutMs?: number;
+  /** Partitions of the topics it creates (KAFKA_PARTITIONS). Default 4. */
+  partitions?: number;
   /** Records per ClickHouse batch at most. Default 10,000. */
   batchRows?: number;
   /** Longest wait before a partial batch is written. Default 200 ms. */
@@ -309,7 +311,7 @@ export function createWriter(deps: WriterDeps): Writer {
       if (hot) await prepareHotTier(hot);
       metrics.clickhouseUp.set(1);
       await admin.connect();
-      const created = await ensureTopics(admin, topicSpecs(topics, undefined, deps.maxMessageBytes));
+      const created = await ensureTopics(admin, topicSpecs(topics, deps.partitions, deps.maxMessageBytes));
       if (created.length > 0) logger.info('created topics', { topics: created });
       consumer.on(consumer.events.GROUP_JOIN, (e) => logger.info('joined consumer group', { group_id: groupId, assignment: e.payload.memberAssignment }));
       await producer.connect();
