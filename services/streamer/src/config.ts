@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { bool, clickhouseFields, type ConfigOf, type Field, int, kafkaFields, logFields, metricsFields, redisFields, serviceSpec, str } from '@tonstream/runtime';
+import { bool, clickhouseFields, type ConfigOf, type Field, int, kafkaFields, logFields, metricsFields, oneOf, redisFields, serviceSpec, str } from '@tonstream/runtime';
 
 /** Comma-separated IP addresses and `address/prefix` ranges. */
 function addressRanges(env: string, doc: string, def: string[]): Field<string[]> {
@@ -46,10 +46,16 @@ export const STREAMER_CONFIG = {
   maxUnsentMs: int('STREAMER_MAX_UNSENT_MS', 'slow client: age (ms) of the oldest unsent output after which it is dropped', 10_000, { min: 100, max: 3_600_000 }),
   maxConnectionsPerKey: int('STREAMER_MAX_CONNECTIONS_PER_KEY', 'connections per API key (checked against the API\'s key store in Redis); -1 unlimited', 100, { min: -1, max: 1_000_000 }),
   maxConnectionsAnonymous: int('STREAMER_MAX_CONNECTIONS_ANONYMOUS', 'connections per client address without a key; -1 unlimited', 10, { min: -1, max: 1_000_000 }),
+  connectionCount: oneOf(
+    'STREAMER_CONNECTION_COUNT',
+    'where connections are counted against their limits: `shared` by every streamer through Redis (REDIS_URL; in each process while Redis is unreachable), `process` in each streamer alone (as toncenter\'s nodes)',
+    ['shared', 'process'] as const,
+    'shared',
+  ),
   trustGatewayHeaders: bool('STREAMER_TRUST_GATEWAY_HEADERS', 'take `X-Limiting-Key` and the limit headers from requests (only behind a gateway that sets them)', false),
   trustedProxies: addressRanges('STREAMER_TRUSTED_PROXIES', 'peers whose `X-Forwarded-For` names the client: the API passing /api/streaming/v2/* on (default: the API on the same machine)', ['127.0.0.1', '::1']),
-  redisUrl: { ...redisFields.redisUrl, doc: 'Redis holding the API\'s keys' },
-  redisPrefix: str('API_REDIS_PREFIX', 'prefix of the API\'s Redis keys (as the API\'s)', 'tonstream:api:'),
+  redisUrl: { ...redisFields.redisUrl, doc: 'Redis holding the API\'s keys and the connections every streamer counts (STREAMER_CONNECTION_COUNT)' },
+  redisPrefix: str('API_REDIS_PREFIX', 'prefix of the API\'s Redis keys (as the API\'s); the shared connection counts are `<prefix>connections:<KAFKA_TOPIC_PREFIX><limiting key>`', 'tonstream:api:'),
   checkApiKeys: bool('STREAMER_CHECK_API_KEYS', 'check API keys at all; `false`: every connection counts as anonymous', true),
   keyRecheckMs: int('STREAMER_KEY_RECHECK_MS', 'how often (ms) the keys of open connections are looked up again (a revoked key\'s connections are cut)', 30_000, { min: 100, max: 3_600_000 }),
   ...metricsFields(9107),

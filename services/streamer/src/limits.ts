@@ -88,29 +88,3 @@ export async function admitConnection(req: IncomingMessage, url: URL, d: LimitDe
   if (verdict === 'unverified') return anonymous;
   return { ok: true, limits: { key: `key:${keyHash}`, maxConnections: d.maxConnectionsPerKey, maxAddresses: d.maxAddresses, keyHash } };
 }
-
-/** Open connections per limiting key, in this process (as toncenter's: per node, §11.10). */
-export function createConnectionCounter() {
-  const open = new Map<string, number>();
-  return {
-    /** Takes a slot, or says how many are open when the limit is reached. */
-    acquire(l: ConnectionLimits): { ok: true; release: () => void } | { ok: false; active: number } {
-      const n = open.get(l.key) ?? 0;
-      if (l.maxConnections >= 0 && n >= l.maxConnections) return { ok: false, active: n };
-      open.set(l.key, n + 1);
-      let released = false;
-      return {
-        ok: true,
-        release: () => {
-          if (released) return;
-          released = true;
-          const left = (open.get(l.key) ?? 1) - 1;
-          if (left <= 0) open.delete(l.key);
-          else open.set(l.key, left);
-        },
-      };
-    },
-  };
-}
-
-export type ConnectionCounter = ReturnType<typeof createConnectionCounter>;

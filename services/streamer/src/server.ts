@@ -5,7 +5,8 @@ import type { Fanout } from '@tonstream/streaming';
 import { WebSocketServer } from 'ws';
 import type { KeyVerifier } from './api-keys.js';
 import { createRevocationWatch } from './key-revocation.js';
-import { admitConnection, createConnectionCounter, type LimitDefaults } from './limits.js';
+import { type ConnectionCounter, createConnectionCounter, type Slot } from './connection-count.js';
+import { admitConnection, type ConnectionLimits, type LimitDefaults } from './limits.js';
 import type { StreamerMetrics } from './metrics.js';
 import { createFrameCache } from './frame-cache.js';
 import { createSlowClientGuard } from './slow-clients.js';
@@ -32,6 +33,8 @@ export type ServerOptions = LimitDefaults & {
   keys: KeyVerifier | null;
   /** How often keys with open connections are looked up again (revoked: cut). */
   keyRecheckMs: number;
+  /** Where open connections are counted against their limits. @default createConnectionCounter() (this process) */
+  counter?: ConnectionCounter;
   /** A request's head and body (an SSE subscription) must arrive within this; the stream after it is not bounded. @default REQUEST_TIMEOUT_MS */
   requestTimeoutMs?: number;
 };
@@ -48,7 +51,7 @@ const CHECK_INTERVAL_MS = 1_000;
 
 /** The streaming HTTP server: SSE, WebSocket upgrades and health on one port. */
 export function createStreamingServer(o: ServerOptions): Server & { closeStreams(): void } {
-  const counter = createConnectionCounter();
+  const counter = o.counter ?? createConnectionCounter();
   const streams = new Map<Stream, ServerResponse>();
   let lastId = 0;
   const nextId = () => ++lastId;
@@ -94,19 +97,24 @@ export function createStreamingServer(o: ServerOptions): Server & { closeStreams
       return;
     }
     socket.on('error', () => socket.destroy());
-    admitConnection(req, url, defaults, o.keys)
-      .then((admission) => {
-        if (socket.destroyed) return;
-        wss.handleUpgrade(req, socket, head, (ws) => {
-          if (admission.ok) return handleWebSocket(ws, req, { ...deps, socket, limits: admission.limits, counter, id: nextId(), frame: wsFrames });
-          // Browsers cannot read a refused upgrade's status: the refusal comes as a frame, as the connection limit's does.
-          ws.send(JSON.stringify({ error: admission.error }), () => ws.terminate());
-        });
-      })
-      .catch((err: unknown) => {
-        o.logger.error('websocket upgrade failed', { err });
-        socket.destroy();
+    const upgrade = async () => {
+      const admission = await admitConnection(req, url, defaults, o.keys);
+      // The slot is taken before the upgrade: messages that follow it find the connection ready.
+      const admitted: { limits: ConnectionLimits; slot: Slot } | { error: string } = admission.ok ? { limits: admission.limits, slot: await counter.acquire(admission.limits) } : { error: admission.error };
+      if (socket.destroyed) {
+        if ('slot' in admitted && admitted.slot.ok) admitted.slot.release();
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if ('slot' in admitted) return handleWebSocket(ws, req, { ...deps, socket, ...admitted, id: nextId(), frame: wsFrames });
+        // Browsers cannot read a refused upgrade's status: the refusal comes as a frame, as the connection limit's does.
+        ws.send(JSON.stringify({ error: admitted.error }), () => ws.terminate());
       });
+    };
+    upgrade().catch((err: unknown) => {
+      o.logger.error('websocket upgrade failed', { err });
+      socket.destroy();
+    });
   });
 
   return Object.assign(server, {

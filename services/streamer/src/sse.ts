@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { applySubscription, emptySubscription, parseSubscription, type SubscriptionRequest } from '@tonstream/streaming';
 import type { KeyVerifier } from './api-keys.js';
-import { admitConnection, type ConnectionCounter, type ConnectionLimits, type LimitDefaults } from './limits.js';
+import type { ConnectionCounter } from './connection-count.js';
+import { admitConnection, type ConnectionLimits, type LimitDefaults } from './limits.js';
 import { openStream, type Stream, type StreamDeps } from './stream-connection.js';
 
 export type SseOptions = StreamDeps & {
@@ -63,8 +64,10 @@ export async function handleSse(req: IncomingMessage, res: ServerResponse, url: 
   // Answered before the body is read: the connection is not reused for a next request.
   if (!admission.ok) return json(res, admission.status, { error: admission.error }, { Connection: 'close' });
   const limits = admission.limits;
-  const slot = o.counter.acquire(limits);
+  const slot = await o.counter.acquire(limits);
   if (!slot.ok) return json(res, 429, { error: `connection limit reached: ${slot.active} active connections` }, { Connection: 'close' });
+  // A client gone while its slot was taken is not heard of again (its close event has passed).
+  if (req.socket.destroyed) return slot.release();
   let request: SubscriptionRequest | null = null;
   try {
     request = await readSubscription(req, res, o, limits);

@@ -2,7 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { applySubscription, parseEnvelope, parseSubscription, parseUnsubscribe } from '@tonstream/streaming';
 import type { RawData, WebSocket } from 'ws';
-import type { ConnectionCounter, ConnectionLimits } from './limits.js';
+import type { Slot } from './connection-count.js';
+import type { ConnectionLimits } from './limits.js';
 import type { DropKind } from './slow-clients.js';
 import { openStream, type StreamDeps } from './stream-connection.js';
 
@@ -10,7 +11,8 @@ export type WsOptions = StreamDeps & {
   /** The upgraded TCP socket under `ws` (corked around a run of notifications). */
   socket: Duplex;
   limits: ConnectionLimits;
-  counter: ConnectionCounter;
+  /** Taken before the upgrade (a refusal is answered on the WebSocket, as toncenter does). */
+  slot: Slot;
   id: number;
   /** Notifications encoded once for every WebSocket stream (`createFrameCache`). */
   frame: (json: string, cursor: string) => Buffer;
@@ -29,7 +31,7 @@ const CLOSE_REASON_CHARS = 120;
 
 /** One WebSocket connection: `subscribe` / `unsubscribe` / `ping` (reference §5), notifications from the fan-out. */
 export function handleWebSocket(ws: WebSocket, req: IncomingMessage, o: WsOptions): void {
-  const slot = o.counter.acquire(o.limits);
+  const slot = o.slot;
   if (!slot.ok) {
     // As toncenter: one error frame, then the TCP connection drops (no close frame).
     ws.send(JSON.stringify({ error: `connection limit reached: ${slot.active} active connections` }), () => ws.terminate());
