@@ -16,6 +16,7 @@ import { STREAMING_HTTP_PATHS, type StreamingProxy } from './streaming-proxy.js'
 import type { PendingReader } from './v3/pending/pending.js';
 import type { ResponseCheckMode } from './v3/response-check.js';
 import { redirectRootToDocs } from './v3/docs-page.js';
+import type { WatermarkFloor } from './watermark-floor.js';
 
 export { HttpError };
 
@@ -43,6 +44,8 @@ export type ApiDeps = {
   streaming?: StreamingProxy;
   /** v3 answers checked against the served OpenAPI document (API_CHECK_RESPONSES). @default off */
   checkResponses?: ResponseCheckMode;
+  /** The highest watermarks every API process served (cluster mode), so none serves lower. @default none (this process's own) */
+  watermarkFloor?: WatermarkFloor;
 };
 
 /**
@@ -51,9 +54,9 @@ export type ApiDeps = {
  * `/healthcheck`, `/metrics` and the v3 endpoints of `src/v3/index.ts` (plus `/api/v3/openapi.json`
  * and its docs page `/api/v3/index.html`, where `GET /` redirects).
  */
-export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, hot, healthNotes = () => [], defaults, streaming, checkResponses = 'off' }: ApiDeps): express.Express {
+export function createApp({ store, registry, logger, testnet = false, rateLimit, lite = noLiteserver(), pending, hot, healthNotes = () => [], defaults, streaming, checkResponses = 'off', watermarkFloor }: ApiDeps): express.Express {
   const app = express();
-  const index = createIndexState(store);
+  const index = createIndexState(store, { floor: watermarkFloor });
   app.disable('x-powered-by');
   // toncenter sends no ETag, and no client of it asks conditionally: hashing every answer (SHA-1 over up to ~100 KB) was ~3% of a page's CPU.
   app.disable('etag');

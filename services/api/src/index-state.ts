@@ -1,4 +1,6 @@
+import { rethrowBugs } from '@tonstream/errors';
 import { readWatermarks, type Store, type TracesWatermark, type Watermark } from '@tonstream/store';
+import { higherWatermarks, type WatermarkFloor, type Watermarks } from './watermark-floor.js';
 
 /** How long a read watermark is reused: requests in a burst share one query. */
 const MAX_AGE_MS = 250;
@@ -10,13 +12,39 @@ export type IndexState = {
   traces(): Promise<TracesWatermark | null>;
 };
 
-/** The watermarks as the API sees them: read from ClickHouse in one query, cached briefly, shared by concurrent requests. */
-export function createIndexState(store: Store, now: () => number = Date.now): IndexState {
-  let cached: { at: number; value: ReturnType<typeof readWatermarks> } | undefined;
+/**
+ * `floor`: the highest watermarks the other API processes served (watermark-floor.ts). @default none
+ * `now`: the clock of the reuse. @default Date.now
+ */
+export type IndexStateOptions = { floor?: WatermarkFloor; now?: () => number };
+
+/**
+ * The watermarks as the API sees them: read from ClickHouse in one query, cached briefly, shared by
+ * concurrent requests; never lower than what this process, or through `floor` any API process, has
+ * served. In cluster mode each process reads the ClickHouse node it talks to and the watermark tables
+ * replicate asynchronously, so one node's may trail another's; the rows under a watermark are on
+ * every replica before it moves (quorum inserts), so serving the higher one is safe. A floor that
+ * cannot answer is left out: the process's own maximum still holds.
+ */
+export function createIndexState(store: Store, { floor, now = Date.now }: IndexStateOptions = {}): IndexState {
+  let highest: Watermarks = { index: null, traces: null };
+  const readOnce = async (): Promise<Watermarks> => {
+    let seen = higherWatermarks(highest, await readWatermarks(store));
+    if (floor) {
+      try {
+        seen = higherWatermarks(seen, await floor.raise(seen));
+      } catch (err) {
+        rethrowBugs(err);
+      }
+    }
+    // Reads overlap (a slow one outlives its reuse): whichever ends last never lowers what an earlier one gave.
+    return (highest = higherWatermarks(highest, seen));
+  };
+  let cached: { at: number; value: Promise<Watermarks> } | undefined;
   const read = () => {
     const t = now();
     if (!cached || t - cached.at > MAX_AGE_MS) {
-      const value = readWatermarks(store);
+      const value = readOnce();
       cached = { at: t, value };
       // A failed read is not kept: the next request tries again.
       value.catch(() => {

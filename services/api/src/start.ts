@@ -12,6 +12,7 @@ import { createPendingPublisher } from './pending-publish.js';
 import { createRateLimit } from './limits/rate-limit.js';
 import { createStreamingProxy } from './streaming-proxy.js';
 import { connectLimitsRedis } from './limits/redis-connection.js';
+import { connectWatermarkFloor, watermarkFloorKey } from './watermark-floor.js';
 
 // The API serves /metrics and /healthcheck itself (app.ts), on its own port.
 export async function startApi(config: ApiConfig, { logger, registry }: ServiceContext): Promise<Stop> {
@@ -36,8 +37,11 @@ export async function startApi(config: ApiConfig, { logger, registry }: ServiceC
   const hot = config.hotTier === 'on' ? await connectHotTier(config.redisUrl, hotTierOptions(config)) : undefined;
   if (hot) steps.add('hot tier redis', async () => hot.redis.disconnect());
   const hotReads = hot && hotGate(hot, store, (problem) => (problem === null ? logger.info('hot tier in use', { prefix: hot.prefix }) : logger.warn('hot tier not used, ClickHouse answers', { prefix: hot.prefix, reason: problem })));
+  // One server answers every read the same: only replicas, whose watermark tables trail one another, need a shared floor.
+  const watermarkFloor = config.clickhouseCluster ? connectWatermarkFloor({ redisUrl: config.redisUrl, key: watermarkFloorKey(config.redisPrefix, config.clickhouseCluster, config.clickhouseDatabase), logger }) : undefined;
+  if (watermarkFloor) steps.add('watermark floor redis', () => watermarkFloor.close());
   const streaming = config.streamingUrl === 'none' ? undefined : createStreamingProxy(new URL(config.streamingUrl), config.trustProxy, logger);
-  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, hot: hotReads, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming, checkResponses: config.checkResponses });
+  const app = createApp({ store, registry, logger, testnet: config.testnet, rateLimit, lite, pending, hot: hotReads, healthNotes: publisher ? () => publisher.healthNotes() : undefined, defaults: { limit: config.defaultLimit }, streaming, checkResponses: config.checkResponses, watermarkFloor });
   if (config.trustProxy > 0) app.set('trust proxy', config.trustProxy); // the client IP of per-IP limits
   const server: Server = await new Promise((resolve, reject) => {
     const s = createApiServer(app);
