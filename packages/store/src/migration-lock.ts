@@ -34,6 +34,11 @@ export async function withMigrationLock<T>(store: Store, fn: () => Promise<T>): 
     if (Date.now() > deadline) throw new Error(`migrations: ${lock} is still held after ${LOCK_WAIT_MS / 60_000} min (drop it if no process is migrating)`);
     await sleep(LOCK_POLL_MS);
   }
+  return holdingLock(store, lock, fn);
+}
+
+/** Runs `fn` while the lock table `lock` (just created by this process) gets a beat every BEAT_MS; then `release` (a drop) lets it go. */
+export async function holdingLock<T>(store: Store, lock: string, fn: () => Promise<T>, release = `DROP TABLE IF EXISTS ${lock}`): Promise<T> {
   const beat = () => store.command(`INSERT INTO ${lock} VALUES (now())`).catch(() => undefined);
   const timer = setInterval(beat, BEAT_MS);
   try {
@@ -41,7 +46,7 @@ export async function withMigrationLock<T>(store: Store, fn: () => Promise<T>): 
     return await fn();
   } finally {
     clearInterval(timer);
-    await store.command(`DROP TABLE IF EXISTS ${lock}`);
+    await store.command(release);
   }
 }
 

@@ -1,19 +1,23 @@
 /**
  * The migration lock of a cluster database, held in ZooKeeper through ClickHouse (18.16 has no other
  * way to write there): a replicated table that only one process can create, because its one replica,
- * `holder`, can be registered at its ZooKeeper path once, whichever node the CREATE runs on. A holder
- * beats by inserting a row (each insert leaves a block node with its time in ZooKeeper); releasing
- * drops the table. A lock whose holder stopped beating is passed over: the next generation's path
- * (`g<N+1>`) is taken instead, since another node's table cannot be dropped from here.
+ * `holder`, can be registered at its ZooKeeper path once, whichever node the CREATE runs on. Each
+ * acquisition takes the next generation's path (`g<N+1>`). A holder beats by inserting a row (each insert
+ * leaves a block node with its time in ZooKeeper) and releases by detaching the table: its replica stays
+ * registered, only its `is_active` node goes. Dropping it would not do: 18.16 drops the last replica's
+ * whole path in two steps, and a replica another process registered between them was removed with it
+ * (two holders at once, seen in store-cluster.test.ts); kept paths also mean a generation is never
+ * taken twice. A lock whose holder stopped beating is passed over the same way. A detached lock table is
+ * attached again when its server restarts: its old beats make it stale, and nobody waits on it.
  */
 import type { Store } from '../client.js';
 import { StoreError } from '../errors.js';
+import { holdingLock } from '../migration-lock.js';
 import { str } from '../sql.js';
 
 const LOCK_WAIT_MS = 30 * 60_000;
 const LOCK_POLL_MS = 500;
-const BEAT_MS = 5_000;
-/** A lock with no beat (or creation) for this long was left by a process that died. */
+/** A lock with no beat (holdingLock beats every 5 s) or creation for this long was left by a process that died. */
 const STALE_S = 60;
 /** TABLE_ALREADY_EXISTS (this node), REPLICA_IS_ALREADY_EXIST (another node holds this generation). */
 const TAKEN = new Set([57, 253]);
@@ -40,16 +44,7 @@ export async function withClusterMigrationLock<T>(store: Store, fn: () => Promis
     if (Date.now() > deadline) throw new Error(`migrations: the cluster migration lock ${root} is still held after ${LOCK_WAIT_MS / 60_000} min`);
     await sleep(LOCK_POLL_MS);
   }
-  const lock = table;
-  const beat = () => store.command(`INSERT INTO ${lock} VALUES (now())`).catch(() => undefined);
-  const timer = setInterval(beat, BEAT_MS);
-  try {
-    await beat();
-    return await fn();
-  } finally {
-    clearInterval(timer);
-    await store.command(`DROP TABLE IF EXISTS ${lock}`);
-  }
+  return holdingLock(store, table, fn, `DETACH TABLE ${table}`);
 }
 
 /** The highest generation under `root` (0: none yet). */
@@ -58,10 +53,10 @@ async function latestGeneration(store: Store, root: string): Promise<number> {
   return Math.max(0, ...names.map((n) => Number(/^g(\d+)$/.exec(n)?.[1] ?? 0)));
 }
 
-/** True while the generation's holder is registered and beat (or was created) within STALE_S. */
+/** True while the generation's holder is active (not released) and beat (or was created) within STALE_S. */
 async function isHeld(store: Store, path: string): Promise<boolean> {
   const [holder] = await nodes(store, `${path}/replicas`, `name = 'holder'`);
-  if (!holder) return false;
+  if (!holder || (await nodes(store, `${path}/replicas/holder`, `name = 'is_active'`)).length === 0) return false;
   const beats = await nodes(store, `${path}/blocks`);
   return Math.min(holder.age, ...beats.map((b) => b.age)) < STALE_S;
 }

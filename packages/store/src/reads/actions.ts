@@ -2,7 +2,7 @@ import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strArray, strList, uint } from '../sql.js';
 import { ACTION_COLUMNS, actionFromRow, type ActionRow } from '../trace-facts.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
+import { type Page, pointRead, type ReadScope, sqlDirection, sqlWhere, tracesBound, uniquePage } from './scope.js';
 import { tracesOfMessages } from './traces.js';
 
 /**
@@ -74,18 +74,13 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
 
   if (keyed.length > 0) {
     const account = filter.account === undefined ? [] : [`has(accounts, ${str(filter.account)})`];
-    const rows = await store.query<ActionRow>(
-      `SELECT ${ACTION_COLUMNS} FROM ${db}.actions ${sqlWhere([...keyed, ...account, ...where])}
-       ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id ${sqlPage(page)}`,
-      scope.query,
-    );
+    const rows = await store.query<ActionRow>(uniquePage(store.cluster !== null, ACTION_COLUMNS, `${db}.actions ${sqlWhere([...keyed, ...account, ...where])}`, orderBy(page.order, d), 'trace_id, action_id', page), scope.query);
     return rows.map(actionFromRow);
   }
 
   // The page's keys from the lookup, then the records of those keys only, in one query (as readTransactions).
   const lookup = filter.account !== undefined ? { table: 'action_accounts', where: [`account = ${str(filter.account)}`] } : { table: 'actions_by_trace_end_lt', where: [] };
-  const keys = `SELECT trace_id, action_id FROM ${db}.${lookup.table} ${sqlWhere([...lookup.where, ...where])}
-     ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id ${sqlPage(page)}`;
+  const keys = uniquePage(store.cluster !== null, 'trace_id, action_id', `${db}.${lookup.table} ${sqlWhere([...lookup.where, ...where])}`, orderBy(page.order, d), 'trace_id, action_id', page);
   const rows = await store.query<ActionRow>(
     `SELECT ${ACTION_COLUMNS} FROM ${db}.actions WHERE (trace_id, action_id) IN (${keys}) ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id, action_id`,
     pointRead(scope),

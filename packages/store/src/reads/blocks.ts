@@ -1,7 +1,7 @@
 import type { BlockRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { int32, str, uint } from '../sql.js';
-import { type Page, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { type Page, type ReadScope, sqlDirection, sqlWhere, uniquePage } from './scope.js';
 
 /** Filters of `/api/v3/blocks`; every field optional, all ANDed. Bounds are inclusive. */
 export type BlockFilter = {
@@ -60,7 +60,7 @@ export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFi
   if (filter.startLt !== undefined) where.push(`start_lt >= ${uint(filter.startLt)}`);
   if (filter.endLt !== undefined) where.push(`start_lt <= ${uint(filter.endLt)}`);
   const order = ORDERS[page.order](sqlDirection(page.sort));
-  const ids = `SELECT workchain, shard, seqno FROM ${db}.blocks ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY workchain, shard, seqno ${sqlPage(page)}`;
+  const ids = uniquePage(store.cluster !== null, 'workchain, shard, seqno', `${db}.blocks ${sqlWhere(where)}`, order, 'workchain, shard, seqno', page);
   const rows = await store.query<{ record: string }>(
     `SELECT record FROM ${db}.blocks WHERE (workchain, shard, seqno) IN (${ids}) ORDER BY ${order} LIMIT 1 BY workchain, shard, seqno`,
     scope.query,

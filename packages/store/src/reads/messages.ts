@@ -128,7 +128,8 @@ export async function readAdjacentTransactionHashes(store: Store, scope: ReadSco
   if (direction !== 'in' && tx.out_msgs.length > 0) sides.push(`(hash IN ${strList(tx.out_msgs.map((m) => m.hash))} AND direction = 'in')`);
   if (sides.length === 0) return [];
   const rows = await store.query<{ tx_hash: string }>(
-    `SELECT DISTINCT tx_hash FROM ${store.database}.messages WHERE mc_block_seqno <= ${uint(scope.watermark)} AND (${sides.join(' OR ')}) AND tx_hash != ${str(tx.hash)}`,
+    // Ordered: the same answer from one server and from a cluster's shards, whatever order the rows come in.
+    `SELECT DISTINCT tx_hash FROM ${store.database}.messages WHERE mc_block_seqno <= ${uint(scope.watermark)} AND (${sides.join(' OR ')}) AND tx_hash != ${str(tx.hash)} ORDER BY tx_hash`,
     scope.query,
   );
   return rows.map((r) => r.tx_hash);

@@ -2,7 +2,7 @@ import type { Store } from '../client.js';
 import { readHotTokenAddresses } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, uniquePage } from './scope.js';
 
 /*
  * Reads of the token tables (migrations 9 and 11, token-schema.ts). A state table keeps each
@@ -229,5 +229,5 @@ export async function readTokenEvents(store: Store, scope: ReadScope, kind: Even
     keys = `SELECT transaction_lt, transaction_hash FROM ${db}.${BY_TOKEN[kind]} ${sqlWhere([...token, ...common])}`;
   }
   const where = [...common, ...token, ...(parties?.also ?? []), ...(keys ? [`(transaction_lt, transaction_hash) IN (${keys})`] : [])];
-  return rows(store, scope, `SELECT * FROM ${db}.${kind} ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY transaction_hash ${sqlPage(page)}`);
+  return rows(store, scope, uniquePage(store.cluster !== null, '*', `${db}.${kind} ${sqlWhere(where)}`, order, 'transaction_hash', page));
 }

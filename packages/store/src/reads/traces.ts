@@ -3,7 +3,7 @@ import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { TRACE_COLUMNS, traceFromRow, type TraceRow } from '../trace-facts.js';
 import { hasTransactionSlice, readHotTraceIds } from '../hot/transactions.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound, uniquePage } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -86,8 +86,7 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
         ? { table: 'traces_by_mc_seqno', where: [] }
         : { table: 'traces_by_end_lt', where: [] };
   const ids = await store.query<{ trace_id: string }>(
-    `SELECT trace_id, end_lt, end_utime FROM ${db}.${lookup.table} ${sqlWhere([...lookup.where, watermark, ...bounds(filter)])}
-     ORDER BY ${orderBy(page.order, d)} LIMIT 1 BY trace_id ${sqlPage(page)}`,
+    uniquePage(store.cluster !== null, 'trace_id, end_lt, end_utime', `${db}.${lookup.table} ${sqlWhere([...lookup.where, watermark, ...bounds(filter)])}`, orderBy(page.order, d), 'trace_id', page),
     scope.query,
   );
   if (ids.length === 0) return [];

@@ -6,7 +6,7 @@ import { readMessageRecords } from './message-records.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
 import type { HotTier } from '../hot/layout.js';
 import { hasTransactionSlice, readHotAccountPage, readHotMcBlockPage, readHotTransactionsByHash } from '../hot/transactions.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlWhere, uniquePage } from './scope.js';
 
 /** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
 export type TransactionFilter = {
@@ -66,16 +66,16 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
     );
     return rows.map(storedTransaction);
   };
-  if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(db, w, filter, page, order));
+  if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(store, w, filter, page, order));
   // The newest transactions of the chain: the page lies above some lt, found by trying the start lts
   // of masterchain blocks further and further back. A full page above a bound is the page (every row
   // below it sorts after); a short one may miss rows below it, so the next bound is tried.
   const bounds = page.sort === 'desc' && filter.endLt === undefined ? RECENT_MC_BLOCKS.filter((back) => w - back > 0) : [];
   for (const back of bounds) {
-    const rows = await read(chainWideKeys(db, w, filter, page, order, w - back));
+    const rows = await read(chainWideKeys(store, w, filter, page, order, w - back));
     if (rows.length === page.limit) return rows;
   }
-  return read(chainWideKeys(db, w, filter, page, order, null), false);
+  return read(chainWideKeys(store, w, filter, page, order, null), false);
 }
 
 /**
@@ -114,12 +114,13 @@ function chainWide(filter: TransactionFilter): boolean {
  * and the lower bound `lt >= start_lt of masterchain block fromMcSeqno` when given, are key ranges.
  * A bound block that is not stored gives max() = 0: no bound.
  */
-function chainWideKeys(db: string, watermark: number, filter: TransactionFilter, page: Page, order: string, fromMcSeqno: number | null): string {
+function chainWideKeys(store: Store, watermark: number, filter: TransactionFilter, page: Page, order: string, fromMcSeqno: number | null): string {
+  const db = store.database;
   const where = [`mc_block_seqno <= ${uint(watermark)}`, ...blockConditions(filter), ...timeConditions(filter)];
   if (fromMcSeqno !== null) {
     where.push(`lt >= (SELECT max(start_lt) FROM ${db}.blocks WHERE workchain = -1 AND shard = ${uint(MASTERCHAIN_SHARD)} AND seqno = ${uint(fromMcSeqno)})`);
   }
-  return `SELECT account, lt FROM ${db}.transactions_by_lt ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
+  return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions_by_lt ${sqlWhere(where)}`, order, 'account, lt', page);
 }
 
 /** Conditions on the block columns, which `transactions` and `transactions_by_lt` share. */
@@ -143,12 +144,13 @@ function timeConditions(filter: TransactionFilter): string[] {
 }
 
 /** SQL selecting the (account, lt) keys of one page of `readTransactions`, deduplicated, in page order. */
-function pageKeys(db: string, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }, order: string): string {
+function pageKeys(store: Store, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }, order: string): string {
+  const db = store.database;
   const w = uint(watermark);
   const onlyMcSeqno = Object.entries(filter).every(([k, v]) => k === 'mcSeqno' || v === undefined);
   if (filter.mcSeqno !== undefined && onlyMcSeqno && page.order === 'lt') {
     // The lookup table holds the page's order columns: the main table is read for the page's records only.
-    return `SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)} AND mc_block_seqno <= ${w} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
+    return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)} AND mc_block_seqno <= ${w}`, order, 'account, lt', page);
   }
   const where = [`mc_block_seqno <= ${w}`, ...blockConditions(filter)];
   if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
@@ -164,7 +166,7 @@ function pageKeys(db: string, watermark: number, filter: TransactionFilter, page
   }
   if (filter.message) where.push(transactionsWithMessage(db, watermark, filter.message));
   where.push(...timeConditions(filter));
-  return `SELECT account, lt FROM ${db}.transactions ${sqlWhere(where)} ORDER BY ${order} LIMIT 1 BY account, lt ${sqlPage(page)}`;
+  return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions ${sqlWhere(where)}`, order, 'account, lt', page);
 }
 
 /**
