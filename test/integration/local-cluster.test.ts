@@ -7,32 +7,15 @@
  * one JSON line of measurements (start times, RSS, insert latency with and without insert_quorum=2,
  * the error codes met).
  *
- * The cluster is shared by whoever runs it: the suite starts it if needed and stops it at the end only
- * if it was not running before; every node it stops is started again.
+ * The cluster is the suite's own (test/support/local-cluster.ts): its outages meet no other suite.
  */
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, ROOT } from '../support/processes.js';
+import { type LocalCluster, startOwnCluster } from '../support/local-cluster.js';
+import { eventually } from '../support/processes.js';
 
-const run = promisify(execFile);
-const SERVICES = join(ROOT, 'deploy/local/services.sh');
 const db = `lc_${Date.now().toString(36)}_${randomUUID().slice(0, 6)}`;
-
-/** deploy/local/services.sh ARGS, its stdout and how long it took. */
-async function services(...args: string[]): Promise<{ stdout: string; ms: number }> {
-  const start = performance.now();
-  try {
-    const { stdout } = await run('bash', [SERVICES, ...args], { cwd: ROOT, maxBuffer: 16 << 20, timeout: 600_000 });
-    return { stdout, ms: Math.round(performance.now() - start) };
-  } catch (err) {
-    const e = err as Error & { stdout?: string; stderr?: string };
-    throw new Error(`services.sh ${args.join(' ')} failed: ${e.message}\n${e.stdout ?? ''}${e.stderr ?? ''}`, { cause: err });
-  }
-}
 
 /** A ClickHouse error with its numeric code (18.16 writes `Code: N, e.displayText() = ...`: docs/local-infra.md §2). */
 class ChError extends Error {
@@ -89,8 +72,9 @@ function shardOf(id: number): 1 | 2 {
 }
 const nodesOfShard = (shard: 1 | 2): number[] => (shard === 1 ? [0, 1] : [2, 3]);
 
+let cluster: LocalCluster;
 let urls: string[] = [];
-let wasRunning = false;
+const services = (...args: string[]) => cluster.services(...args);
 const measured: Record<string, unknown> = { database: db };
 const errors: Record<string, { code: number; message: string }[]> = {};
 const record = (what: string, e: { code: number; message: string }): void => {
@@ -126,9 +110,9 @@ function stats(ms: number[]): { p50: number; mean: number; max: number } {
 }
 
 beforeAll(async () => {
-  wasRunning = (await services('running', 'cluster')).stdout.trim() === 'cluster';
-  // "Cold": from stopped processes (data and the installed packages kept); only when nobody was using it.
-  measured.up_cold_ms = wasRunning ? null : (await services('up', 'cluster')).ms;
+  cluster = await startOwnCluster();
+  // "Cold": a new state directory (the installed packages kept); "warm": `up` again with every node running.
+  measured.up_cold_ms = cluster.upMs;
   measured.up_warm_ms = (await services('up', 'cluster')).ms;
   const env = Object.fromEntries(
     (await services('env', 'cluster')).stdout
@@ -145,14 +129,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   measured.errors = errors;
-  if (urls.length) {
-    measured.rss_mib_after = await rssMiB().catch((e: unknown) => String(e));
-    await ch(urls[0], `DROP DATABASE IF EXISTS ${db} ON CLUSTER tonstream`, { distributed_ddl_task_timeout: 120 }).catch((e: unknown) => {
-      measured.drop_error = String(e);
-    });
-  }
+  if (urls.length) measured.rss_mib_after = await rssMiB().catch((e: unknown) => String(e));
   console.log(JSON.stringify({ local_cluster: measured }));
-  if (!wasRunning) await services('down', 'cluster');
+  await cluster?.stop();
 }, 300_000);
 
 describe('local ClickHouse cluster (services.sh up cluster)', () => {
