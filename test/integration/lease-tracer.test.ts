@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readWholeTopic } from '../support/kafka-topics.js';
 import { leaseAcquired, leaseReport, standingBy, takeoverAfterKill9 } from '../support/lease.js';
-import { ledgerTraces, readLedger } from '../support/ledger.js';
+import { ledgerTraces, readLedger, tracesUnlikeLedger } from '../support/ledger.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 
 /**
@@ -104,12 +104,7 @@ describe('two tracers behind the lease', () => {
     // Stored once and complete: every stored trace one of the ledger's with its transactions.
     const stored = (await store.query<TraceRow>(`SELECT ${TRACE_COLUMNS} FROM ${database}.traces FINAL`)).map(traceFromRow);
     expect(new Set(stored.map((t) => t.trace_id)).size).toBe(stored.length);
-    const wrong = stored.flatMap((t) => {
-      const e = expected.get(t.trace_id);
-      const txs = JSON.stringify(t.nodes.map((n) => n.tx_hash).sort());
-      return e && txs === JSON.stringify([...e.txs].sort()) && !t.is_incomplete && t.trace_info.trace_state === 'complete' ? [] : [`${t.trace_id}: ${e ? `${t.nodes.length} of ${e.txs.size} transactions, ${t.trace_info.trace_state}` : 'not a root of the ledger'}`];
-    });
-    expect(wrong).toEqual([]);
+    expect(tracesUnlikeLedger(stored, expected)).toEqual([]);
     const storedIds = new Set(stored.map((t) => t.trace_id));
     expect(settled.filter((e) => !storedIds.has(e.id)).map((e) => e.id)).toEqual([]);
 

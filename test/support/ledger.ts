@@ -44,3 +44,15 @@ export function ledgerTraces(rounds: LedgerRound[]): Map<string, LedgerTrace> {
   }
   return traces;
 }
+
+/** A stored trace as far as the ledger can vouch for it. */
+type StoredTrace = { trace_id: string; is_incomplete: boolean; nodes: { tx_hash: string }[]; trace_info: { trace_state: string } };
+
+/** Each stored trace that is not one of the ledger's, complete and with exactly its transactions, said why. */
+export function tracesUnlikeLedger(stored: StoredTrace[], expected: Map<string, LedgerTrace>): string[] {
+  return stored.flatMap((t) => {
+    const e = expected.get(t.trace_id);
+    const same = e !== undefined && JSON.stringify(t.nodes.map((n) => n.tx_hash).sort()) === JSON.stringify([...e.txs].sort());
+    return same && !t.is_incomplete && t.trace_info.trace_state === 'complete' ? [] : [`${t.trace_id}: ${e ? `${t.nodes.length} of ${e.txs.size} transactions, ${t.trace_info.trace_state}` : 'not a root of the ledger'}`];
+  });
+}
