@@ -16,6 +16,10 @@
  *    BENCH_TRACER_MC_BLOCKS masterchain blocks of BENCH_TRACER_TRAFFIC_RATE actions a round), over the
  *    whole run and over the steady state (the first 20% of the blocks left out), with tx per CPU second;
  *    it keeps up when its steady tx/s is at least the end-to-end tx/s.
+ *  - cluster (BENCH_CLUSTER=1, the default): 2 decoders and 2 writers end to end into a local ClickHouse
+ *    cluster of the bench's own (2 shards x 2 replicas, 3 ZooKeeper nodes, quorum inserts), its tx/s
+ *    and its ratio to end_to_end (one decoder, one writer, one server) on these same cores; checked
+ *    with FINAL (one copy of every row) through the Distributed tables.
  * Baseline from the same run: decodeBlock() alone in this process (no Kafka, no JSON).
  * BENCH_PROFILE_DIR (+ BENCH_PROFILE_SERVICE: decoder (default), writer or tracer) writes V8 CPU profiles of that service.
  */
@@ -31,6 +35,7 @@ import { decodeMessage } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { batchRows, createStore, migrate, recordBatch, TABLES, type Store, type TableName } from '@tonstream/store';
 import { Partitioners } from 'kafkajs';
+import { startOwnCluster } from '../support/local-cluster.js';
 import { freePort, ROOT } from '../support/processes.js';
 import { tracerStage } from './tracer-stage.js';
 
@@ -50,6 +55,7 @@ const TARGET_TX_PER_S = 5_000;
 const STAGE_TIMEOUT_MS = Number(process.env.BENCH_STAGE_TIMEOUT_MS ?? 300_000);
 /** Partitions of every bench topic (topicSpecs' default). */
 const PARTITIONS = 4;
+const CLUSTER = process.env.BENCH_CLUSTER !== '0';
 
 const fixtures = fixtureRawBlocks({ withAccountState: true });
 const TX_PER_COPY = fixtures.reduce((n, f) => n + f.records.transactions.length, 0);
@@ -249,6 +255,41 @@ async function main() {
     return { start, end, cpu, rows: await verify(store, copies) };
   }
 
+  /**
+   * Two decoders and two writers (through nodes of either shard) on `prefix` into a cluster database;
+   * verified through the Distributed tables (FINAL: exactly one copy of every row).
+   */
+  async function clusterEndToEnd(prefix: string, database: string, copies: number) {
+    await rawBlocks(prefix, copies);
+    const cluster = await startOwnCluster();
+    const store = createStore({ url: cluster.urls[0], database, cluster: cluster.name, requestTimeoutMs: 120_000 });
+    try {
+      const migrateMs = performance.now();
+      await migrate(store);
+      const schemaSeconds = Number(((performance.now() - migrateMs) / 1000).toFixed(1));
+      const writerEnv = (node: number) => ({ KAFKA_TOPIC_PREFIX: prefix, CLICKHOUSE_URL: cluster.urls[node], CLICKHOUSE_DATABASE: database, CLICKHOUSE_CLUSTER: cluster.name });
+      const writers = [await startService('writer', writerEnv(0)), await startService('writer', writerEnv(2))];
+      services.push(...writers);
+      await Promise.all(writers.map((w) => w.joinedAt));
+      const decoders = [await startService('decoder', { KAFKA_TOPIC_PREFIX: prefix }), await startService('decoder', { KAFKA_TOPIC_PREFIX: prefix })];
+      services.push(...decoders);
+      const start = Math.min(...(await Promise.all(decoders.map((d) => d.joinedAt))));
+      const rows = async (table: string) => (await Promise.all(writers.map((w) => w.metric('tonstream_writer_rows_total', ['table', table])))).reduce((a, b) => a + b, 0);
+      const end = await waitUntil('the cluster pipeline', async () => (await rows('transactions')) >= copies * TX_PER_COPY && (await rows('messages')) >= copies * MSG_PER_COPY && (await rows('blocks')) >= copies * BLOCKS_PER_COPY);
+      await Promise.all([...decoders, ...writers].map((x) => x.stop()));
+      const problems: string[] = [];
+      for (const [t, want] of Object.entries(FINAL_ROWS)) {
+        const [fin] = await store.query<{ c: string }>(`SELECT count() AS c FROM ${database}.${t} FINAL`);
+        if (Number(fin.c) !== want) problems.push(`${t} FINAL: ${fin.c} rows, want ${want}`);
+      }
+      if (problems.length > 0) throw new Error(`bench: cluster rows did not all land exactly:\n  ${problems.join('\n  ')}`);
+      return { start, end, decoders: 2, writers: 2, shards: 2, replicas: 2, insert_quorum: 2, schema_seconds: schemaSeconds };
+    } finally {
+      await store.close();
+      await cluster.stop();
+    }
+  }
+
   try {
     const loadBefore = loadavg()[0];
     const decodeOnly = decodeBaseline();
@@ -290,7 +331,10 @@ async function main() {
     // Stage 3: end to end, both running on fresh topics and a fresh database.
     const { start: e0, end: e1, cpu, rows: e2eRows } = await endToEnd(e2ePrefix, `bench_${runId}_e2e`, COPIES);
 
-    // Stage 4: the tracer alone, on a local chain's blocks.
+    // Stage 4: 2 decoders + 2 writers into a ClickHouse cluster.
+    const onCluster = CLUSTER ? await clusterEndToEnd(`bench_${runId}_cluster_`, `bench_${runId}_cluster`, COPIES) : undefined;
+
+    // Stage 5: the tracer alone, on a local chain's blocks.
     const tracer = await tracerStage({
       kafkaBrokers: KAFKA_BROKERS.join(','), redisUrl: REDIS_URL, prefix: `bench_${runId}_tracer_`, mcBlocks: TRACER_MC_BLOCKS, trafficRate: TRACER_TRAFFIC_RATE, timeoutMs: TRACER_TIMEOUT_MS,
       profileDir: PROFILE_DIR && PROFILE_SERVICE === 'tracer' ? PROFILE_DIR : undefined,
@@ -306,6 +350,9 @@ async function main() {
         end_to_end: { tx_per_s: round(totalTx / s(e0, e1)), seconds: Number(s(e0, e1).toFixed(2)), cpu_s: cpu },
         decoder: { tx_per_s: round(totalTx / s(d0, d1)), seconds: Number(s(d0, d1).toFixed(2)), cpu_s: decoderCpu },
         writer: { tx_per_s: round(totalTx / s(w0, w1)), rows_per_s: round(Object.values(writerRows).reduce((n, r) => n + r, 0) / s(w0, w1)), seconds: Number(s(w0, w1).toFixed(2)), cpu_s: writerCpu },
+        cluster: onCluster
+          ? { ...onCluster, tx_per_s: round(totalTx / s(onCluster.start, onCluster.end)), seconds: Number(s(onCluster.start, onCluster.end).toFixed(2)), ratio_to_end_to_end: Number((s(e0, e1) / s(onCluster.start, onCluster.end)).toFixed(2)) }
+          : null,
         tracer: { ...tracer, keeps_up_with_end_to_end: tracer.steady.tx_per_s >= totalTx / s(e0, e1) },
         baseline_decode_block_only: { tx_per_s: round(decodeOnly) },
         target_tx_per_s: TARGET_TX_PER_S,
