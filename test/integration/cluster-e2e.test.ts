@@ -148,20 +148,22 @@ describe('the pipeline on a ClickHouse cluster, two of every stage', () => {
     const { topics: made } = await admin.fetchTopicMetadata({ topics: [topics.blocks, topics.transactions, topics.traces] });
     await admin.disconnect();
     expect(made.map((t) => t.partitions.length)).toEqual([PARTITIONS, PARTITIONS, PARTITIONS]);
-    const faults: Record<string, unknown> = {};
-    await chainAt(6);
+    // The moments of the faults: each in its own stretch of rounds, at random within it (printed with the result).
+    const at = [4, 8, 12, 16, 20].map((from) => from + Math.floor(Math.random() * 4));
+    const faults: Record<string, unknown> = { fault_rounds: at };
+    await chainAt(at[0]);
     faults.fetcher_takeover_ms = (await takeoverAfterKill9(procs.fetcherA, procs.fetcherB)).takeoverMs;
     killed.add(procs.fetcherA);
     await start('fetcherA', 'fetcher', 0, { LEASE: 'on' });
-    await chainAt(10);
+    await chainAt(at[1]);
     await killAndRestart('decoderA', 'decoder', 0);
-    await chainAt(14);
+    await chainAt(at[2]);
     await killAndRestart('writerB', 'writer', 2);
-    await chainAt(18);
+    await chainAt(at[3]);
     faults.tracer_takeover_ms = (await takeoverAfterKill9(procs.tracerA, procs.tracerB)).takeoverMs;
     killed.add(procs.tracerA);
     await start('tracerA', 'tracer', 1, { LEASE: 'on' });
-    await chainAt(22);
+    await chainAt(at[4]);
     // A replica of shard 1 away: quorum inserts to that shard fail and are retried until it is back.
     await cluster.services('stop-node', 'clickhouse-2');
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
