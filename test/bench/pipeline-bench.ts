@@ -30,7 +30,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { decodeBlock } from '@tonstream/block';
-import { blockKey, createKafka, encodeRawBlock, ensureTopics, topicNames, topicSpecs } from '@tonstream/bus';
+import { blockKey, createIdempotentProducer, createKafka, encodeRawBlock, ensureTopics, topicNames, topicSpecs } from '@tonstream/bus';
 import { decodeMessage } from '@tonstream/decoder-service';
 import { fixtureRawBlocks } from '@tonstream/decoder-service/test-support';
 import { batchRows, createStore, migrate, recordBatch, TABLES, type Store, type TableName } from '@tonstream/store';
@@ -220,7 +220,8 @@ async function main() {
   const kafka = createKafka({ brokers: KAFKA_BROKERS, clientId: `bench-${runId}` });
   const admin = kafka.admin();
   await admin.connect();
-  const producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
+  // Idempotent: a produce retried after a timeout under load must not put a block in twice (the counts are exact).
+  const producer = createIdempotentProducer(kafka, { createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false });
   await producer.connect();
   const stores: Store[] = [];
   const services: Service[] = [];
