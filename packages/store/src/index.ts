@@ -43,3 +43,4 @@ export { readDnsDomains, readDnsEntries, readMultisigOrders, readMultisigWallets
 export { readAddressFacts, type AddressFacts } from './reads/address-facts.js';
 export { readCodeInterfaces, type CodeInterfaces } from './reads/code-interfaces.js';
 export { buildTokenMetadata, metadataOfEach, tokenMetadataOf, tokenMetadata, type AddressMetadata, type TokenInfo } from './reads/token-metadata.js';
+export { connectFailFastRedis } from './redis-connection.js';

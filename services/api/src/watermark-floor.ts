@@ -1,6 +1,6 @@
 import type { Logger } from '@tonstream/runtime';
-import type { TracesWatermark, Watermark } from '@tonstream/store';
-import { Redis } from 'ioredis';
+import { connectFailFastRedis, type TracesWatermark, type Watermark } from '@tonstream/store';
+import type { Redis } from 'ioredis';
 
 /** Both watermarks, as `readWatermarks` of @tonstream/store reads them (null: nothing stored yet). */
 export type Watermarks = { index: Watermark | null; traces: TracesWatermark | null };
@@ -61,36 +61,11 @@ export function redisWatermarkFloor(redis: Redis, key: string): WatermarkFloor {
   };
 }
 
-/** A read of the watermarks never waits on Redis longer than this; past it the process's own maximum holds. */
-const REDIS_COMMAND_TIMEOUT_MS = 250;
-const REDIS_CONNECT_TIMEOUT_MS = 1_000;
-const REDIS_RECONNECT_MAX_MS = 2_000;
-
-/** The floor's own Redis connection: commands fail at once while it is down (no offline queue), reconnecting in the background. */
+/** The floor's own Redis connection (connectFailFastRedis): a read never waits on Redis long; past it the process's own maximum holds. */
 export function connectWatermarkFloor(o: { redisUrl: string; key: string; logger: Logger }): WatermarkFloor & { close(): Promise<void> } {
-  const redis = new Redis(o.redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_RECONNECT_MAX_MS),
+  const { redis, close } = connectFailFastRedis(o.redisUrl, o.logger, {
+    up: `watermarks shared with the other API processes through Redis (${o.key})`,
+    down: 'Redis unreachable: this process never serves a lower watermark than it served, but another process may until Redis is back',
   });
-  // ioredis reports every failed reconnect: log each change of state once.
-  let up: boolean | null = null;
-  redis.on('ready', () => {
-    if (up !== true) o.logger.info('watermarks shared with the other API processes through Redis', { key: o.key });
-    up = true;
-  });
-  redis.on('error', (err: Error) => {
-    if (up !== false) o.logger.warn('Redis unreachable: this process never serves a lower watermark than it served, but another process may until Redis is back', { redis: o.redisUrl, err });
-    up = false;
-  });
-  return {
-    ...redisWatermarkFloor(redis, o.key),
-    async close() {
-      up = true; // a shutdown, not an outage: nothing to warn about
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
-  };
+  return { ...redisWatermarkFloor(redis, o.key), close };
 }

@@ -1,7 +1,6 @@
 import { rethrowBugs } from '@tonstream/errors';
 import type { Logger } from '@tonstream/runtime';
-import { apiKeyExists, missingApiKeys } from '@tonstream/store';
-import { Redis } from 'ioredis';
+import { apiKeyExists, connectFailFastRedis, missingApiKeys } from '@tonstream/store';
 
 /**
  * The API's key store, read-only, through the store's key layout and lookups (`@tonstream/store`
@@ -13,10 +12,6 @@ export const REVOKED_KEY_MESSAGE = 'API key revoked';
 
 /** A key Redis vouched for within this long is still accepted while Redis is unreachable (as the API does). */
 const KEY_CACHE_TTL_MS = 10 * 60_000;
-/** A connection never waits on Redis longer than this; past it the key counts as unverified. */
-const REDIS_COMMAND_TIMEOUT_MS = 250;
-const REDIS_CONNECT_TIMEOUT_MS = 1_000;
-const REDIS_RECONNECT_MAX_MS = 2_000;
 
 export type KeyVerdict = 'known' | 'unknown' | 'unverified';
 
@@ -30,21 +25,9 @@ export type KeyVerifier = {
 
 export function connectKeyVerifier(o: { redisUrl: string; prefix: string; logger: Logger; now?: () => number }): KeyVerifier {
   const now = o.now ?? Date.now;
-  const redis = new Redis(o.redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_RECONNECT_MAX_MS),
-  });
-  let up: boolean | null = null;
-  redis.on('ready', () => {
-    if (up !== true) o.logger.info('API keys read from Redis', { redis: o.redisUrl });
-    up = true;
-  });
-  redis.on('error', (err: Error) => {
-    if (up !== false) o.logger.warn('Redis unreachable: keys Redis vouched for in the last 10 min are accepted, others count as anonymous', { redis: o.redisUrl, err });
-    up = false;
+  const { redis, close } = connectFailFastRedis(o.redisUrl, o.logger, {
+    up: 'API keys read from Redis',
+    down: 'Redis unreachable: keys Redis vouched for in the last 10 min are accepted, others count as anonymous',
   });
   const cache = new Map<string, { atMs: number }>();
 
@@ -79,9 +62,6 @@ export function connectKeyVerifier(o: { redisUrl: string; prefix: string; logger
         return null;
       }
     },
-    async close() {
-      if (redis.status === 'ready') await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
-    },
+    close,
   };
 }

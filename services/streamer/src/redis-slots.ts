@@ -1,5 +1,6 @@
 import type { Logger } from '@tonstream/runtime';
-import { Redis } from 'ioredis';
+import { connectFailFastRedis } from '@tonstream/store';
+import type { Redis } from 'ioredis';
 import type { SharedSlots } from './connection-count.js';
 
 /**
@@ -28,10 +29,6 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `;
 
-/** A connection never waits on Redis longer than this; past it the connection is counted in this process. */
-const REDIS_COMMAND_TIMEOUT_MS = 250;
-const REDIS_CONNECT_TIMEOUT_MS = 1_000;
-const REDIS_RECONNECT_MAX_MS = 2_000;
 
 type Scripted = {
   tonstreamTakeSlot(key: string, id: string, limit: number, ttlMs: number): Promise<[number, number]>;
@@ -83,23 +80,7 @@ export function redisSlots(redis: Redis, keyOf: (limitingKey: string) => string)
  * per process until it is up).
  */
 export async function connectRedisSlots(o: { redisUrl: string; keyOf: (limitingKey: string) => string; logger: Logger; readyWaitMs?: number }): Promise<SharedSlots> {
-  const redis = new Redis(o.redisUrl, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    retryStrategy: (attempt) => Math.min(attempt * 100, REDIS_RECONNECT_MAX_MS),
-  });
-  // ioredis reports every failed reconnect: log each change of state once.
-  let up: boolean | null = null;
-  redis.on('ready', () => {
-    if (up !== true) o.logger.info('connection limits shared through Redis', { redis: o.redisUrl });
-    up = true;
-  });
-  redis.on('error', (err: Error) => {
-    if (up !== false) o.logger.warn('Redis unreachable: connection limits are counted per process until it is back', { redis: o.redisUrl, err });
-    up = false;
-  });
+  const { redis } = connectFailFastRedis(o.redisUrl, o.logger, { up: 'connection limits shared through Redis', down: 'Redis unreachable: connection limits are counted per process until it is back' });
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, o.readyWaitMs ?? 2_000);
     redis.once('ready', () => {
