@@ -27,12 +27,15 @@ describe('createLiteReads()', () => {
     await reads.lookupBlock(0, 0x4000000000000000n, { lt: 123n });
     await reads.lookupBlock(0, 1n << 63n, { utime: 99 });
     await reads.runMethod({} as never, { workchain: 0, hash: Buffer.alloc(32, 1) }, 85143n, Buffer.alloc(0));
+    await reads.state({ workchain: 0 } as never);
     expect(calls.map((c) => [c.method, c.req.mode])).toEqual([
       ['lookupBlock', 1],
       ['lookupBlock', 2],
       ['lookupBlock', 4],
       ['runSmcMethod', 5],
+      ['getState', undefined],
     ]);
+    expect(calls[4].req).toEqual({ kind: 'liteServer.getState', id: { workchain: 0 } });
     // Shards go out as TL's signed 64-bit decimal strings.
     expect(calls[0].req).toMatchObject({ id: { workchain: -1, shard: '-9223372036854775808', seqno: 7 }, lt: null, utime: null });
     expect(calls[1].req).toMatchObject({ id: { shard: '4611686018427387904', seqno: 0 }, lt: '123', utime: null });

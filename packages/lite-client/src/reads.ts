@@ -9,6 +9,7 @@ import {
   type liteServer_accountState,
   type liteServer_allShardsInfo,
   type liteServer_blockData,
+  type liteServer_blockState,
   type liteServer_blockHeader,
   type liteServer_configInfo,
   type liteServer_libraryResult,
@@ -42,6 +43,8 @@ export type LiteReads = {
   /** liteServer.getBlock: the block's BoC. */
   block<OUT = liteServer_blockData>(id: BlockIdExt, check?: Check<liteServer_blockData, OUT>): Promise<OUT>;
   allShards(mc: BlockIdExt): Promise<liteServer_allShardsInfo>;
+  /** liteServer.getState: the BoC of the shard state after the block (liteservers that serve whole states only). */
+  state(id: BlockIdExt): Promise<liteServer_blockState>;
   accountState<OUT = liteServer_accountState>(mc: BlockIdExt, account: AccountRef, check?: Check<liteServer_accountState, OUT>): Promise<OUT>;
   /** runSmcMethod with its result and proofs (the state proof holds the account's last transaction). */
   runMethod(mc: BlockIdExt, account: AccountRef, methodId: bigint, params: Buffer): Promise<liteServer_runMethodResult>;
@@ -94,6 +97,7 @@ export function createLiteReads(pool: LitePool, options: LiteReadsOptions = {}):
     },
     blockHeader: (id) => pool.query('getBlockHeader', Functions.liteServer_getBlockHeader, { kind: 'liteServer.getBlockHeader', id, mode: 0 }),
     block: (id, check) => pool.query('getBlock', Functions.liteServer_getBlock, { kind: 'liteServer.getBlock', id }, check),
+    state: (id) => pool.query('getState', Functions.liteServer_getState, { kind: 'liteServer.getState', id }),
     allShards: (id) => pool.query('getAllShardsInfo', Functions.liteServer_getAllShardsInfo, { kind: 'liteServer.getAllShardsInfo', id }),
     accountState: (id, account, check) => pool.query('getAccountState', Functions.liteServer_getAccountState, { kind: 'liteServer.getAccountState', id, account: accountId(account) }, check),
     runMethod: (id, account, methodId, params) =>

@@ -61,6 +61,9 @@ export type AccountState = {
   shardBlock: BlockIdExt;
 };
 
+/** An account of a shard state: its address hash (hex), balance and ShardAccount BoC. */
+export type ShardStateAccount = { addressHash: string; balance: bigint; shardAccountBoc: Uint8Array };
+
 export type SubmittedMessage = { hash: string; workchain: number; shard: bigint };
 
 export type Chain = {
@@ -81,6 +84,12 @@ export type Chain = {
   /** The shard blocks a masterchain block commits in its ShardHashes. */
   shardsAt(mcSeqno: number): StoredBlock[] | undefined;
   getAccountState(address: string | Address, atBlock?: BlockRef): Promise<AccountState>;
+  /**
+   * Every account of the block's shard that exists after the block's round (account_none left
+   * out), by address hash: what the shard state's ShardAccounts holds. Answerable for the last
+   * `stateHistoryRounds` rounds, as getAccountState.
+   */
+  shardAccountsAt(block: BlockRef): Promise<ShardStateAccount[]>;
   /** Up to `count` transactions of the account, newest first, from (lt, hash) along prev links. */
   getTransactions(address: string | Address, lt: bigint, hash: string, count: number): TxRecord[];
   getTransaction(address: string | Address, lt: bigint): TxRecord | undefined;
@@ -212,6 +221,25 @@ export function chainApi(core: ChainCore): Chain {
         shardBlock: pos.shardBlock,
       };
     },
+    shardAccountsAt: (ref) =>
+      // Under the round lock: an account's 'current' state must not move between the reads.
+      core.lock(async () => {
+        const b = blockOrThrow(ref);
+        if (b.mcSeqno < core.stateFloor) throw new LocalnetError('not_found', `account states are kept for the last ${core.settings.stateHistoryRounds} rounds; round ${b.mcSeqno} is older`);
+        const out: ShardStateAccount[] = [];
+        for (const a of core.emu.knownAddresses()) {
+          if (a.workChain !== b.id.workchain) continue;
+          const hashHex = a.hash.toString('hex');
+          if (a.workChain !== MASTERCHAIN && shardOfAccount(core.shards, hashHex) !== b.id.shard) continue;
+          const s = core.states.at(rawOf(a), b.mcSeqno);
+          const bytes = Buffer.from(s === 'current' ? await core.emu.shardAccount(a) : s, 'base64');
+          const table = parseBoc(bytes);
+          const acc = loadShardAccount(new Slice(table, table.roots[0], 'ShardAccount')).account;
+          if (acc.type === 'none') continue;
+          out.push({ addressHash: hashHex, balance: acc.balance.grams, shardAccountBoc: bytes });
+        }
+        return out.sort((x, y) => (x.addressHash < y.addressHash ? -1 : x.addressHash > y.addressHash ? 1 : 0));
+      }),
     getTransactions(address, lt, hash, count) {
       const account = rawOf(parseAddress(address));
       const out: TxRecord[] = [];

@@ -37,6 +37,9 @@ export type EmulationFailure = { ok: false; error: string; exitCode?: number };
  */
 type ContractInternals = { _account: string; parsedAccount: unknown; lastTxTime: number };
 
+/** @ton/sandbox 0.41's protected Blockchain.storage (services/localnet get-state.test.ts fails if it goes). */
+type SandboxInternals = { storage: { knownContracts(): SmartContract[] } };
+
 function internals(c: SmartContract): ContractInternals {
   return c as unknown as ContractInternals;
 }
@@ -55,6 +58,8 @@ export type Emulator = {
   runTickTock(account: Address, which: TickOrTock, p: RunParams): Promise<EmulatedTx | EmulationFailure>;
   /** The ShardAccount BoC (base64) the sandbox holds for the address (an empty account if unknown). */
   shardAccount(address: Address): Promise<string>;
+  /** Every address the sandbox holds a contract for (unknown addresses asked about included: their state is account_none). */
+  knownAddresses(): Address[];
 };
 
 /** Runs transactions with the sandbox's executor against the sandbox's account storage. */
@@ -98,6 +103,7 @@ export function createEmulator(bc: Blockchain): Emulator {
     async shardAccount(address) {
       return normalizeAccount(internals(await bc.getContract(address))._account);
     },
+    knownAddresses: () => (bc as unknown as SandboxInternals).storage.knownContracts().map((c) => c.address),
   };
 }
 

@@ -1,4 +1,4 @@
-export { createChain, type Chain, type ChainOptions, type AccountState, type SubmittedMessage, DEFAULT_ROUND_MS, DEFAULT_SHARDS, DEFAULT_HISTORY_ROUNDS, DEFAULT_STATE_HISTORY_ROUNDS } from './chain.js';
+export { createChain, type Chain, type ChainOptions, type AccountState, type ShardStateAccount, type SubmittedMessage, DEFAULT_ROUND_MS, DEFAULT_SHARDS, DEFAULT_HISTORY_ROUNDS, DEFAULT_STATE_HISTORY_ROUNDS } from './chain.js';
 export { restoreChain } from './restore.js';
 export { SNAPSHOT_FORMAT } from './snapshot.js';
 export type { RoundResult } from './round.js';

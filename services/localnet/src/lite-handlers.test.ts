@@ -310,7 +310,7 @@ describe('liteserver over the local chain, with ton-lite-client', () => {
 
   it('answers an unknown or unimplemented method and an unknown block with a liteserver error, keeping the connection', async () => {
     const head = (await conn.client.getMasterchainInfo()).last;
-    await expect(conn.engine.query(Functions.liteServer_getState, { kind: 'liteServer.getState', id: head })).rejects.toThrow(/not implemented/);
+    await expect(conn.engine.query(Functions.liteServer_getValidatorStats, { kind: 'liteServer.getValidatorStats', mode: 0, id: head, limit: 1, startAfter: null, modifiedAfter: null })).rejects.toThrow(/not implemented/);
     const unknownFn = {
       encodeRequest: (_src: unknown, e: { writeInt32(v: number): void }) => e.writeInt32(0x12345678),
       decodeResponse: () => ({}),

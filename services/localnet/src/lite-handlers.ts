@@ -1,10 +1,11 @@
 /**
  * The liteserver methods (upstream lite_api.tl) answered from the local chain. Answers have the
  * shapes a mainnet liteserver gives, with unsigned proofs (see proofs.ts for what they prove).
- * Not implemented (answered with liteServer.error 502): getState (the chain keeps no shard states),
- * getValidatorStats, the *WithProof variants; getBlockProof serves forward links only (block-proof.ts).
+ * getState assembles the shard state from the accounts (the chain keeps no shard states: its hash is
+ * not the block's state_update). Not implemented (answered with liteServer.error 502): getValidatorStats, the *WithProof variants; getBlockProof serves forward links only (block-proof.ts).
  * getOutMsgQueueSizes counts the messages waiting for the next round (Chain.outMsgQueueSizes).
  */
+import { createHash } from 'node:crypto';
 import { Dictionary } from '@ton/core';
 import { beginCell, type Cell, cellFromBoc, cellToBoc, prune } from '@tonstream/block';
 import { ErrorCode, type LiteHandler, type LiteMethod, LiteErrorAnswer, type LiteServerHandlers } from '@tonstream/liteserver-emulator';
@@ -12,7 +13,7 @@ import { type Chain, MASTERCHAIN, ROOT_SHARD, shardOfAccount, stackFromBoc, type
 import type { liteServer_accountId, liteServer_transactionId, liteServer_transactionId3, tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
 import { partialBlockProof } from './block-proof.js';
 import { createBlockViews } from './block-views.js';
-import { accountStateProof, configStateProof, transactionsProof } from './proofs.js';
+import { accountStateProof, configStateProof, mcStateExtra, shardState, transactionsProof } from './proofs.js';
 import { bitAt, hashmapLeaf, keyBits } from './proof-plan.js';
 import { accountAddress, badRequest, blockNotFound, describeBlock, fromTlBlockId, hex, shardOf, toTlBlockId, translateError } from './tl.js';
 
@@ -226,6 +227,14 @@ export function createLiteHandlers(chain: Chain, options: LiteHandlerOptions = {
     'liteServer.getAccountState': async (p) => {
       const a = await accountAt(p.id, p.account);
       return { kind: 'liteServer.accountState', id: a.id, shardblk: a.shardblk, shardProof: a.shardProof, proof: a.proof, state: a.accountCell ? Buffer.from(cellToBoc(a.accountCell)) : EMPTY };
+    },
+    'liteServer.getState': async (p) => {
+      const b = stored(p.id);
+      const accounts = (await chain.shardAccountsAt(b.id)).map((a) => ({ addressHash: a.addressHash, balance: a.balance, shardAccount: cellFromBoc(a.shardAccountBoc) }));
+      const custom = b.id.workchain === MASTERCHAIN ? mcStateExtra(views.mcStateExtra(b)) : undefined;
+      const state = shardState(views.stateHeader(b), accounts, custom);
+      const data = Buffer.from(cellToBoc(state));
+      return { kind: 'liteServer.blockState', id: toTlBlockId(b.id), rootHash: Buffer.from(state.hash()), fileHash: createHash('sha256').update(data).digest(), data };
     },
     'liteServer.getAccountStatePrunned': async (p) => {
       const a = await accountAt(p.id, p.account);

@@ -116,6 +116,22 @@ export function accountStateProof(h: StateHeader, account: StateAccount | undefi
   return merkleProof(applyPlan(state, keepRefs({ [STATE.accounts]: accountsPlan })));
 }
 
+/**
+ * A whole ShardStateUnsplit: the header, every account, the McStateExtra of a masterchain state
+ * (liteServer.getState's `data`). Built like the state proofs, so its hash is not the block's
+ * `state_update` new hash either.
+ */
+export function shardState(h: StateHeader, accounts: readonly StateAccount[], mcStateExtra?: Cell): Cell {
+  const b = new Builder();
+  storeHashmapAugE(
+    b,
+    256,
+    accounts.map((a) => ({ key: a.addressHash, extra: { grams: a.balance }, store: (x: Builder) => x.storeCellContents(a.shardAccount) })),
+    depthBalance,
+  );
+  return shardStateCell(h, b.endCell(), mcStateExtra);
+}
+
 /** What a masterchain state's McStateExtra holds that a config proof shows or hashes. */
 export type McStateExtraInput = {
   shardHashes?: Cell;

@@ -36,7 +36,7 @@ export class LiteClientError extends TonstreamError {
 }
 
 /** The reads the API makes; every failure is a LiteClientError. */
-export type Liteserver = Omit<LiteReads, 'block'>;
+export type Liteserver = Omit<LiteReads, 'block' | 'state'>;
 type Method = Exclude<keyof Liteserver, 'close'>;
 const METHODS: Record<Method, true> = {
   masterchainInfo: true,
