@@ -49,10 +49,8 @@ async function failure(p: Promise<unknown>): Promise<{ code: number; message: st
 /** An ON CLUSTER statement, and that each of the 4 hosts reports status 0 (rows: host, port, status, error, remaining, active). */
 async function onCluster(url: string, sql: string): Promise<void> {
   const hosts = await rows(url, sql);
-  expect(hosts.map((h) => h.split('\t').slice(0, 3).join(':')).sort()).toEqual(TCP_PORTS.map((p) => `127.0.0.1:${p}:0`));
+  expect(hosts.map((h) => h.split('\t').slice(0, 3).join(':')).sort()).toEqual(cluster.tcpPorts.map((p) => `127.0.0.1:${p}:0`));
 }
-/** Native ports of nodes 1-4, as deploy/local/lib/clickhouse-cluster.sh derives them. */
-const TCP_PORTS = [0, 1, 2, 3].map((i) => Number(process.env.CLICKHOUSE_CLUSTER_TCP_BASE_PORT || 9031) + i);
 
 /**
  * The shard a Distributed(tonstream, ..., cityHash64(id)) table sends `id` to, computed here: cityHash64
@@ -138,7 +136,7 @@ describe('local ClickHouse cluster (services.sh up cluster)', () => {
   it('every node sees the cluster, its own macros and ZooKeeper', async () => {
     for (const [i, url] of urls.entries()) {
       expect(await rows(url, `SELECT shard_num, replica_num, port FROM system.clusters WHERE cluster = 'tonstream' ORDER BY shard_num, replica_num`)).toEqual(
-        ['1\t1', '1\t2', '2\t1', '2\t2'].map((s, j) => `${s}\t${TCP_PORTS[j]}`),
+        ['1\t1', '1\t2', '2\t1', '2\t2'].map((s, j) => `${s}\t${cluster.tcpPorts[j]}`),
       );
       expect(await rows(url, `SELECT macro, substitution FROM system.macros WHERE macro IN ('shard', 'replica') ORDER BY macro`)).toEqual([
         `replica\tclickhouse-${i + 1}`,

@@ -23,6 +23,8 @@ const SLOTS = join(tmpdir(), 'tonstream-cluster-slots');
 export type LocalCluster = {
   name: string;
   urls: string[];
+  /** Native (TCP) ports of nodes 1-4, as system.clusters lists them. */
+  tcpPorts: number[];
   /** How long `up cluster` took. */
   upMs: number;
   /** deploy/local/services.sh ARGS for this cluster (e.g. `stop-node clickhouse-2`). */
@@ -96,7 +98,7 @@ export async function startOwnCluster(): Promise<LocalCluster> {
         .split('\n')
         .map((line) => line.split('=', 2) as [string, string]),
     );
-    return { name: vars.CLICKHOUSE_CLUSTER, urls: vars.CLICKHOUSE_CLUSTER_URLS.split(','), upMs, services, stop };
+    return { name: vars.CLICKHOUSE_CLUSTER, urls: vars.CLICKHOUSE_CLUSTER_URLS.split(','), tcpPorts: [0, 1, 2, 3].map((i) => Number(env.CLICKHOUSE_CLUSTER_TCP_BASE_PORT) + i), upMs, services, stop };
   } catch (err) {
     await stop().catch(() => undefined);
     throw err;
