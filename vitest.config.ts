@@ -11,10 +11,15 @@ const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
 
 /** Suites that run the local network and most of the pipeline as processes (test/README.md). */
 const E2E = [
-  'cluster-e2e', 'contracts-localnet', 'lease-fetcher', 'lease-tracer', 'ops-stack', 'pending-e2e', 'pipeline-e2e', 'streaming', 'streaming-jetton', 'streaming-metadata',
+  'contracts-localnet', 'lease-fetcher', 'lease-tracer', 'ops-stack', 'pending-e2e', 'pipeline-e2e', 'streaming', 'streaming-jetton', 'streaming-metadata',
   'streaming-watermark', 'tokens-localnet', 'tracer-actions-e2e', 'tracer-e2e', 'tracer-gives-up',
 ].map((name) => `test/integration/${name}.test.ts`);
 /** Suites that hold tonstream to an outside judge: toncenter's clients, its OpenAPI document, a browser, a current ClickHouse. */
+/**
+ * Suites that start a ClickHouse cluster of their own (4 servers, 3 ZooKeeper nodes) beside their
+ * services: run after the other projects (scripts/test.sh), so their load never meets a suite's timing.
+ */
+const CLUSTER = ['cluster-e2e', 'local-cluster', 'store-cluster'].map((name) => `test/integration/${name}.test.ts`);
 const CONFORMANCE = ['api-docs-browser', 'api-v2-clients', 'api-v3-schemathesis', 'ops-promtool', 'store-chdb', 'toncenter-sdk'].map((name) => `test/integration/${name}.test.ts`);
 
 /** A project whose suites need Kafka, ClickHouse and Redis (deploy/local/services.sh). */
@@ -66,8 +71,9 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      serverProject('integration', ['test/integration/**/*.test.ts'], [...E2E, ...CONFORMANCE]),
+      serverProject('integration', ['test/integration/**/*.test.ts'], [...E2E, ...CONFORMANCE, ...CLUSTER]),
       serverProject('e2e', E2E),
+      serverProject('cluster', CLUSTER),
       serverProject('conformance', CONFORMANCE),
     ],
   },

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: install if needed, bring up Kafka/ClickHouse/Redis, build, run every vitest project.
+# `npm test`: install if needed, bring up Kafka/ClickHouse/Redis, build, run every vitest project (the cluster suites last, alone).
 # Arguments go to vitest (`npm test -- --project unit`). With CI=true the servers this run started
 # are stopped again at the end; otherwise they stay up so the next run starts fast.
 # The exit code is vitest's (or the failing step's).
@@ -39,5 +39,11 @@ npx tsc -b
 echo "tsc -p test (type-check the integration tests)"
 npx tsc -p test
 rc=0
-npx vitest run "$@" || rc=$?
+if (($# > 0)); then
+  npx vitest run "$@" || rc=$?
+else
+  # The cluster suites last, by themselves: each runs a ClickHouse cluster of its own (vitest.config.ts).
+  npx vitest run --project unit --project integration --project e2e --project conformance || rc=$?
+  npx vitest run --project cluster || rc=$?
+fi
 exit "$rc"
