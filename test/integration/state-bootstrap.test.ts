@@ -114,6 +114,13 @@ describe('state bootstrap at a masterchain seqno', () => {
       });
     }
 
+    // Every account of the chain at S, ranked: each balance as the liteserver answers it at S.
+    const top = await okJson<Json[]>(api.base, '/api/v3/topAccountsByBalance?limit=100');
+    expect(top.length).toBe(Number(first.summary.accounts));
+    for (const row of top) expect(row.balance, String(row.account)).toBe((await client.getAccountState(Address.parseRaw(String(row.account)), mc)).balance.coins.toString());
+    expect(top.map((r) => BigInt(String(r.balance)))).toEqual(top.map((r) => BigInt(String(r.balance))).sort((a, b) => (a > b ? -1 : a < b ? 1 : 0)));
+    expect(top.map((r) => r.account)).toEqual(expect.arrayContaining(wallets));
+
     // A state indexed after S (a higher last_trans_lt, at S + 1), then the bootstrap again: the newer
     // state stays, the rest are the same rows, nothing more once merged.
     const [{ record }] = await api.store.query<{ record: string }>(`SELECT record FROM ${database}.account_states_latest WHERE account = '${wallets[0]}' LIMIT 1`);
