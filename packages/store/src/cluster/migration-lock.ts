@@ -19,6 +19,8 @@ const LOCK_WAIT_MS = 30 * 60_000;
 const LOCK_POLL_MS = 500;
 /** A lock with no beat (holdingLock beats every 5 s) or creation for this long was left by a process that died. */
 const STALE_S = 60;
+/** How long a new holder may take to become active (its `is_active` node), in seconds. */
+const ACTIVATION_S = 5;
 /** TABLE_ALREADY_EXISTS (this node), REPLICA_IS_ALREADY_EXIST (another node holds this generation). */
 const TAKEN = new Set([57, 253]);
 
@@ -53,10 +55,16 @@ async function latestGeneration(store: Store, root: string): Promise<number> {
   return Math.max(0, ...names.map((n) => Number(/^g(\d+)$/.exec(n)?.[1] ?? 0)));
 }
 
-/** True while the generation's holder is active (not released) and beat (or was created) within STALE_S. */
+/**
+ * True while the generation's holder is active (not released) and beat (or was created) within STALE_S.
+ * A replica gets its `is_active` node from a background thread a moment after its CREATE: one younger
+ * than ACTIVATION_S counts as held without it (taking it as released let two holders in, ci46).
+ */
 async function isHeld(store: Store, path: string): Promise<boolean> {
   const [holder] = await nodes(store, `${path}/replicas`, `name = 'holder'`);
-  if (!holder || (await nodes(store, `${path}/replicas/holder`, `name = 'is_active'`)).length === 0) return false;
+  if (!holder) return false;
+  const active = (await nodes(store, `${path}/replicas/holder`, `name = 'is_active'`)).length > 0;
+  if (!active && holder.age >= ACTIVATION_S) return false;
   const beats = await nodes(store, `${path}/blocks`);
   return Math.min(holder.age, ...beats.map((b) => b.age)) < STALE_S;
 }
