@@ -1,7 +1,7 @@
 /** The localnet process's configuration: environment variables (see README) and the `--reset` flag. */
 import { isIPv4 } from 'node:net';
 import { join } from 'node:path';
-import { ConfigError, type ConfigOf, type Field, int, loadConfig, logFields, metricsFields, type ServiceSpec, str } from '@tonstream/runtime';
+import { bool, ConfigError, type ConfigOf, type Field, int, loadConfig, logFields, metricsFields, type ServiceSpec, str } from '@tonstream/runtime';
 
 /** Files in the state directory. */
 export const STATE_FILES = {
@@ -54,6 +54,7 @@ export const LOCALNET_CONFIG = {
   trafficWallets: int('LOCALNET_TRAFFIC_WALLETS', 'genesis wallets the traffic spreads its actions over; `0`: 1.5 x the rate, at least 8 (more wallets: more distinct accounts, each less busy)', 0, { min: 0, max: 100_000 }),
   advertisedHost: { ...ipv4('LOCALNET_ADVERTISED_HOST', 'IPv4 address clients are told in the global config, when it differs from LOCALNET_HOST (e.g. the container\'s address when listening on 0.0.0.0)', ''), shownDefault: 'LOCALNET_HOST' },
   ledgerPath: str('LOCALNET_LEDGER', 'append one JSON line per round: every block with its transactions and their message hashes (read with @ton/core); the chain\'s own record for end-to-end checks (empty: off)', ''),
+  ledgerAccounts: bool('LOCALNET_LEDGER_ACCOUNTS', 'with LOCALNET_LEDGER: each line also lists the accounts the round changed (address, status, balance, last transaction lt; read with @ton/core), the first line of a process every account', false),
   stopAtSeqno: int('LOCALNET_STOP_AT_SEQNO', 'stop producing rounds once the masterchain reaches this seqno and keep serving: a chain at rest for exact end-to-end checks (`0`: never)', 0, { min: 0 }),
   stateDir: str('LOCALNET_STATE_DIR', 'holds the snapshot, the chain\'s identity, the server key seed and by default the global config', '.local/localnet'),
   globalConfigPath: { ...str('LOCALNET_GLOBAL_CONFIG', 'where the global config for clients is written', ''), shownDefault: '`<state dir>/global.config.json`' },

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catchUpLedger, ledgerRound } from './ledger.js';
+import { Address } from '@ton/core';
+import { PREFUNDED_BALANCE, PREFUNDED_WALLETS } from '@tonstream/localnet';
+import { catchUpLedger, createAccountLedger, type LedgerAccount, ledgerRound } from './ledger.js';
 
 describe('ledgerRound()', () => {
   it('records every block, transaction and message, agreeing with the tonstream decoder', async () => {
@@ -41,10 +43,38 @@ describe('ledgerRound()', () => {
     await chain.produceRound();
     await chain.produceRound();
     const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'ledger.jsonl');
-    expect(catchUpLedger(path, chain)).toBe(3);
-    expect(catchUpLedger(path, chain)).toBe(0);
+    expect(await catchUpLedger(path, chain)).toBe(3);
+    expect(await catchUpLedger(path, chain)).toBe(0);
     const rounds = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { mc_seqno: number; blocks: unknown[] });
     expect(rounds.map((r) => r.mc_seqno)).toEqual([1, 2, 3]);
     expect(rounds.every((r) => r.blocks.length === 3)).toBe(true);
   });
+
+  it('with accounts: the first line lists every account, later lines what the round changed, each as the chain answers getAccountState', async () => {
+    const chain = await createChain({ seed: 'ledger-accounts', roundMs: 1000, shards: 2 });
+    const traffic = await createTraffic(chain, { seed: 'ledger-accounts', ratePerRound: 6 });
+    const ledger = createAccountLedger(chain);
+    const path = join(mkdtempSync(join(tmpdir(), 'ledger-')), 'ledger.jsonl');
+    await catchUpLedger(path, chain, ledger);
+    const first = JSON.parse(readFileSync(path, 'utf8')) as { accounts: LedgerAccount[] };
+    for (const w of PREFUNDED_WALLETS) expect(first.accounts.find((a) => a.address === w.address.toUpperCase())).toMatchObject({ status: 'active', balance: PREFUNDED_BALANCE.toString(), last_trans_lt: '0' });
+    const folded = new Map(first.accounts.map((a) => [a.address, a]));
+    for (let round = 0; round < 4; round++) {
+      const r = await traffic.step();
+      const line = ledgerRound(r, 1, await ledger.changed(r));
+      const touched = new Set([...r.shards, r.mc].flatMap((b) => b.transactions.map((t) => t.account.toUpperCase())));
+      // Every account a transaction touched is listed (its lt moved), unless it is none before and after (a bounce from an unused address).
+      for (const account of touched) {
+        const exists = (await chain.getAccountState(Address.parseRaw(account))).status !== 'nonexist';
+        expect(line.accounts!.some((a) => a.address === account), account).toBe(exists || folded.has(account));
+      }
+      for (const a of line.accounts!) folded.set(a.address, a);
+    }
+    // The fold equals the chain's own answers at the head.
+    for (const [address, a] of folded) {
+      const st = await chain.getAccountState(Address.parseRaw(address));
+      expect({ status: st.status, balance: st.balance.toString(), lt: st.lastTxLt.toString() }, address).toEqual({ status: a.status, balance: a.balance, lt: a.last_trans_lt });
+    }
+    expect(folded.size).toBeGreaterThan(PREFUNDED_WALLETS.length + 2);
+  }, 120_000);
 });

@@ -12,7 +12,7 @@ import { createStopSteps, type Logger, type ServiceContext, type Stop } from '@t
 import { type LocalnetConfig, STATE_FILES } from './config.js';
 import { createLiteHandlers } from './lite-handlers.js';
 import { createLocalnetMetrics } from './metrics.js';
-import { appendLedger, catchUpLedger } from './ledger.js';
+import { appendLedger, catchUpLedger, createAccountLedger } from './ledger.js';
 import { createRoundLoop } from './round-loop.js';
 import { createRoundReporter } from './round-report.js';
 import { prefundedWalletsOnChain, walletsBanner, writeWalletsFile } from './wallets-file.js';
@@ -36,8 +36,9 @@ export async function startLocalnet(config: LocalnetConfig, ctx: ServiceContext)
     logger.info('snapshot written', { reason, mc_seqno: chain.head().seqno, duration_ms: Math.round(performance.now() - t0) });
   };
 
+  const accountLedger = config.ledgerPath && config.ledgerAccounts ? createAccountLedger(chain) : undefined;
   if (config.ledgerPath) {
-    const written = catchUpLedger(config.ledgerPath, chain);
+    const written = await catchUpLedger(config.ledgerPath, chain, accountLedger);
     if (written > 0) logger.info('ledger caught up with the kept history', { ledger: config.ledgerPath, rounds: written });
   }
   const reporter = createRoundReporter({ logger, metrics, roundMs: chain.roundMs });
@@ -48,7 +49,7 @@ export async function startLocalnet(config: LocalnetConfig, ctx: ServiceContext)
       const t0 = performance.now();
       const r = traffic ? await traffic.step() : await chain.produceRound();
       reporter.round(r, performance.now() - t0, chain.pending());
-      if (config.ledgerPath) appendLedger(config.ledgerPath, r);
+      if (config.ledgerPath) await appendLedger(config.ledgerPath, r, accountLedger);
       if (config.stopAtSeqno > 0 && r.mc.id.seqno >= config.stopAtSeqno) {
         logger.info('LOCALNET_STOP_AT_SEQNO reached: no more rounds, still serving', { mc_seqno: r.mc.id.seqno });
         void loop.stop();
