@@ -206,11 +206,27 @@ CREATE MATERIALIZED VIEW {database}.dns_entries_by_wallet_mv TO {database}.dns_e
   mc_block_seqno UInt32
 ) AS SELECT dns_wallet, address, last_trans_lt, mc_block_seqno FROM {database}.dns_entries  WHERE dns_wallet != '';
 
+CREATE TABLE {database}.history_ranges (
+  from_seqno UInt32,
+  to_seqno UInt32,
+  mc_blocks UInt32,
+  blocks UInt32,
+  transactions UInt64,
+  holes Array(UInt32),
+  traced UInt8,
+  checked_ms UInt64
+) ENGINE = ReplacingMergeTree(checked_ms) ORDER BY (from_seqno, to_seqno) SETTINGS index_granularity = 8192;
+
 CREATE TABLE {database}.hot_tier_breaks (
   at_ms UInt64,
   tier String,
   reason String
 ) ENGINE = ReplacingMergeTree ORDER BY (tier, at_ms, reason) SETTINGS index_granularity = 8192;
+
+CREATE TABLE {database}.index_floor (
+  mc_seqno UInt32,
+  updated_at DateTime DEFAULT now()
+) ENGINE = ReplacingMergeTree ORDER BY mc_seqno SETTINGS index_granularity = 8192;
 
 CREATE TABLE {database}.index_receipts (
   mc_seqno UInt32,

@@ -279,7 +279,7 @@ async function main(): Promise<void> {
       name: 'masterchainInfo',
       path: () => '/api/v3/masterchainInfo',
       // Two queries run side by side; the floor is the costlier one (the oldest block).
-      floor: () => one((s) => masterchainInfo(s, { mc_seqno: watermark, gen_utime: Number(mcInfo[0].utime) }), 'last'),
+      floor: () => one((s) => masterchainInfo(s, { mc_seqno: watermark, gen_utime: Number(mcInfo[0].utime) }, null), 'last'),
     },
     {
       name: 'actions_by_account',

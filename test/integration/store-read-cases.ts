@@ -373,7 +373,7 @@ export function readCases(data: Loaded): Cases {
       { args: [scope, { mcSeqno: WATERMARK }, { limit: 1000, offset: 0, sort: 'asc', order: 'id' }] },
       { args: [scope, { mcSeqno: MC.c }, { limit: 10, offset: 0, sort: 'asc', order: 'id' }], empty: true },
     ],
-    masterchainInfo: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, { timeoutMs: 3000 }] }],
+    masterchainInfo: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, null, { timeoutMs: 3000 }] }],
     masterchainBlockIndexed: [{ args: [scope, MC.a] }, { args: [scope, MC.b] }, { args: [scope, MC.a + 1] as ArgsOf<typeof masterchainBlockIndexed>, empty: true }],
     readMessages: [
       ...Object.values(messageFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'lt' as const }] as ArgsOf<typeof readMessages> })),

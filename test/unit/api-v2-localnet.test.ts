@@ -30,7 +30,7 @@ async function startApi(chain: Chain, handlers: LiteServerHandlers = createLiteH
   await once(engine, 'connect');
   const lite: Liteserver = createLiteserver(engine);
   const app = express();
-  const index = { watermark: async () => null, traces: async () => null };
+  const index = { watermark: async () => null, traces: async () => null, floor: async () => null };
   app.use('/api/v2', createV2Router({ store: {} as Store, index, lite, testnet: false, logger: createLogger({ write: () => {} }) }));
   const http = app.listen(0, '127.0.0.1');
   await once(http, 'listening');

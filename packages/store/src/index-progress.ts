@@ -81,7 +81,8 @@ export function advanceWatermark(current: Watermark | null, start: number, block
   }
 }
 
-function incompleteness(n: number, blocks: BlockProgress[]): { reason: string; stuck: boolean } | undefined {
+/** Why masterchain seqno `n` (its blocks' progress, deduplicated) is not whole yet; undefined when it is. */
+export function incompleteness(n: number, blocks: readonly BlockProgress[]): { reason: string; stuck: boolean } | undefined {
   // Dead letters matter only where records are missing: the block cannot complete by itself then.
   const deadNote = (b: BlockProgress) => (b.dead > 0 ? ` (${b.dead} of its records are in the dead-letter topic)` : '');
   const mc = blocks.find((b) => isMasterchain(b.block) && b.manifest);
@@ -183,17 +184,21 @@ export async function readProgress(store: Store, after: number, window: number):
 /**
  * Drops receipt partitions wholly below the watermark's partition: they are never read again.
  * `table`: the index's receipts, or the tracer's (trace-progress.ts) below the traces watermark.
+ * `floor`: the history floor; partitions holding seqnos below it are kept (a backfill's receipts,
+ * read by its gap check). At the chain's first block nothing is below it.
  */
-export async function dropOldReceipts(store: Store, watermark: number, table: 'index_receipts' | 'trace_receipts' = 'index_receipts'): Promise<number> {
+export async function dropOldReceipts(store: Store, watermark: number, table: 'index_receipts' | 'trace_receipts' = 'index_receipts', floor: number | null = null): Promise<number> {
   const db = store.database;
   const below = Math.floor(watermark / RECEIPT_PARTITION_SEQNOS);
+  // Receipts below the history floor are a backfill's, still to be checked (history.ts).
+  const from = floor === null || floor <= 1 ? 0 : Math.ceil(floor / RECEIPT_PARTITION_SEQNOS);
   const parts = await store.query<{ partition: string }>(
     `SELECT DISTINCT partition FROM system.parts WHERE database = ${str(db)} AND table = ${str(table)} AND active`,
   );
   let dropped = 0;
   for (const { partition } of parts) {
     const p = Number(partition);
-    if (!Number.isInteger(p) || p >= below) continue;
+    if (!Number.isInteger(p) || p >= below || p < from) continue;
     await store.command(`ALTER TABLE ${db}.${table} DROP PARTITION ${uint(p)}`);
     dropped++;
   }

@@ -24,13 +24,14 @@ export {
   type TracesWatermark,
 } from './trace-progress.js';
 export { masterchainBlockIndexed, masterchainInfo } from './reads/masterchain.js';
+export { checkRange, type HistoryRange, lowerFloor, rangeComplete, readHistoryFloor, readHistoryRanges, readRangeCheck, saveHistoryFloor, saveRangeCheck } from './history.js';
 export { readBlocks, type BlockFilter, type BlockOrder } from './reads/blocks.js';
 export { messageKey, readTransactionBocs, readTransactionMessages, readTransactions, type TransactionFilter, type TransactionOrder } from './reads/transactions.js';
 export { accountStateKey, type AccountStateSummary, readAccountStates, readAccountStatesByHash, readCodeHashes, readTopBalances } from './reads/accounts.js';
 export { readAdjacentTransactionHashes, readMessages, type FoundMessage, type MessageFilter, type MessageOrder } from './reads/messages.js';
 export { readDeadLetterCounts, readIndexRates, type DeadLetterCount, type RateBucket } from './reads/status.js';
 export type { Page, ReadScope, SortDirection } from './reads/scope.js';
-export { POINT_READ_SETTINGS, tracesBound } from './reads/scope.js';
+export { POINT_READ_SETTINGS, servedSeqnos, tracesBound } from './reads/scope.js';
 export { readTraces, readTransactionTraceIds, type TraceFilter, type TraceOrder } from './reads/traces.js';
 export { TRACE_COLUMNS, type TraceRow, traceFromRow } from './trace-facts.js';
 export { readActions, readTraceActions, type ActionFilter, type ActionOrder } from './reads/actions.js';

@@ -116,18 +116,22 @@ export async function readTraceProgress(store: Store, after: number, batches: nu
   }));
 }
 
-/** Both watermarks in one read (what the API bounds every read by). */
-export async function readWatermarks(store: Store): Promise<{ index: Watermark | null; traces: TracesWatermark | null }> {
+/** Both watermarks and the history floor (history.ts) in one read: what the API bounds every read by. */
+export async function readWatermarks(store: Store): Promise<{ index: Watermark | null; traces: TracesWatermark | null; floor: number | null }> {
   const db = store.database;
   const rows = await store.query<{ of: string; mc_seqno: number; gen_utime: number }>(
     `SELECT 'index' AS of, mc_seqno, gen_utime FROM (SELECT mc_seqno, gen_utime FROM ${db}.index_watermark ORDER BY mc_seqno DESC LIMIT 1)
      UNION ALL
-     SELECT 'traces' AS of, mc_seqno, toUInt32(0) AS gen_utime FROM (SELECT mc_seqno FROM ${db}.trace_watermark ORDER BY mc_seqno DESC LIMIT 1)`,
+     SELECT 'traces' AS of, mc_seqno, toUInt32(0) AS gen_utime FROM (SELECT mc_seqno FROM ${db}.trace_watermark ORDER BY mc_seqno DESC LIMIT 1)
+     UNION ALL
+     SELECT 'floor' AS of, mc_seqno, toUInt32(0) AS gen_utime FROM (SELECT mc_seqno FROM ${db}.index_floor ORDER BY mc_seqno LIMIT 1)`,
   );
   const index = rows.find((r) => r.of === 'index');
   const traces = rows.find((r) => r.of === 'traces');
+  const floor = rows.find((r) => r.of === 'floor');
   return {
     index: index ? { mc_seqno: Number(index.mc_seqno), gen_utime: Number(index.gen_utime) } : null,
     traces: traces ? { mc_seqno: Number(traces.mc_seqno) } : null,
+    floor: floor ? Number(floor.mc_seqno) : null,
   };
 }

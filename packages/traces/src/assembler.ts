@@ -54,6 +54,11 @@ export type AssembleOptions = {
    * message to an account outside the index would keep its trace forever. Default 1000 (mainnet: ~1.5 h).
    */
   incompleteAfterMcBlocks?: number;
+  /**
+   * The last block this assembler will see (a history lane's end): every trace still pending after it
+   * is published as incomplete and dropped.
+   */
+  last?: boolean;
 };
 
 export const DEFAULT_INCOMPLETE_AFTER_MC_BLOCKS = 1000;
@@ -111,7 +116,7 @@ export function assembleMasterchainBlock(state: AssemblerState, mcSeqno: number,
   }
   const bound = options.incompleteAfterMcBlocks ?? DEFAULT_INCOMPLETE_AFTER_MC_BLOCKS;
   for (const t of [...state.traces.values()]) {
-    if (mcSeqno - t.mc_seqno_start >= bound) finish(t, true);
+    if (options.last || mcSeqno - t.mc_seqno_start >= bound) finish(t, true);
   }
   const gone = new Set(removed);
   return { finished, changed: changed.filter((t) => !gone.has(t.trace_id)), removed, edgesAdded, edgesRemoved: [...edgesRemoved] };

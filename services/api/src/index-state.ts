@@ -10,6 +10,8 @@ export type IndexState = {
   watermark(): Promise<Watermark | null>;
   /** The traces watermark (trace-progress.ts; null before the tracer's first batch is stored), read with the other. */
   traces(): Promise<TracesWatermark | null>;
+  /** The history floor (packages/store history.ts; null: none, every block up to the watermark is served), read with them. */
+  floor(): Promise<number | null>;
 };
 
 /**
@@ -28,8 +30,12 @@ export type IndexStateOptions = { floor?: WatermarkFloor; now?: () => number };
  */
 export function createIndexState(store: Store, { floor, now = Date.now }: IndexStateOptions = {}): IndexState {
   let highest: Watermarks = { index: null, traces: null };
-  const readOnce = async (): Promise<Watermarks> => {
-    let seen = higherWatermarks(highest, await readWatermarks(store));
+  // The history floor only moves down: the lowest read is the newest (a lagging replica's is higher).
+  let lowestFloor: number | null = null;
+  const readOnce = async (): Promise<Watermarks & { floor: number | null }> => {
+    const read = await readWatermarks(store);
+    if (read.floor !== null && (lowestFloor === null || read.floor < lowestFloor)) lowestFloor = read.floor;
+    let seen = higherWatermarks(highest, read);
     if (floor) {
       try {
         seen = higherWatermarks(seen, await floor.raise(seen));
@@ -38,9 +44,10 @@ export function createIndexState(store: Store, { floor, now = Date.now }: IndexS
       }
     }
     // Reads overlap (a slow one outlives its reuse): whichever ends last never lowers what an earlier one gave.
-    return (highest = higherWatermarks(highest, seen));
+    highest = higherWatermarks(highest, seen);
+    return { ...highest, floor: lowestFloor };
   };
-  let cached: { at: number; value: Promise<Watermarks> } | undefined;
+  let cached: { at: number; value: Promise<Watermarks & { floor: number | null }> } | undefined;
   const read = () => {
     const t = now();
     if (!cached || t - cached.at > MAX_AGE_MS) {
@@ -56,5 +63,6 @@ export function createIndexState(store: Store, { floor, now = Date.now }: IndexS
   return {
     watermark: () => read().then((w) => w.index),
     traces: () => read().then((w) => w.traces),
+    floor: () => read().then((w) => w.floor),
   };
 }

@@ -37,6 +37,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
     const { actions, state } = classifyTrace(trace, contracts);
     return { actions: actions.map((a) => ({ ...a, trace_id: a.trace_id ?? trace.trace_id })), state };
   };
+  const lane = config.lane && { ...config.lane, last: config.lane.to + config.laneOverlap, continuedBefore: config.lane.from > 1 ? config.lane.from + config.laneOverlap : null };
   const tracer = createTracer({
     kafka,
     topics: topicNames(config.topicPrefix),
@@ -50,6 +51,7 @@ export async function startTracer(config: TracerConfig, ctx: ServiceContext): Pr
     partitions: config.kafkaPartitions,
     incompleteAfterMcBlocks: config.incompleteAfterMcBlocks,
     giveUp: { afterMcBlocks: config.giveUpAfterMcBlocks, afterMs: config.giveUpAfterMs },
+    ...(lane ? { lane, onLaneDone: () => ctx.finish(`history lane ${lane.from}..${lane.to} traced through ${lane.last}`) } : {}),
   });
   ctx.health(() => {
     const h = tracer.health();

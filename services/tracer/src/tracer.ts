@@ -70,7 +70,28 @@ export type TracerDeps<C = unknown> = {
   incompleteAfterMcBlocks?: number;
   /** When a masterchain block that does not complete is traced with the records that arrived (collector.ts GiveUpBound). */
   giveUp: GiveUpBound;
+  /** A history lane's tracer (`HistoryLane`); absent: the live tracer. */
+  lane?: HistoryLane;
+  /** A lane traced its last block (and a restart found it done): the process may end. */
+  onLaneDone?: () => void;
 };
+
+/**
+ * A history lane (issue 29): the tracer of a backfilled range, run on the lane's own topics. It starts
+ * at `from` without state, publishes only the traces rooted in [from .. to], and traces on to `last`
+ * (to + the lanes' overlap: the records of the next lane's first blocks, which the lane's fetcher
+ * fetches too) so that a trace crossing the boundary is assembled whole by the lane it began in. After
+ * `last`, what is still pending is published as incomplete. `continuedBefore`: a broken trace (its
+ * root's sender unknown) rooted before this seqno continues a trace the lane below publishes whole: it
+ * is not published (null for the lowest lane: nothing below it is traced).
+ */
+export type HistoryLane = { from: number; to: number; last: number; continuedBefore: number | null };
+
+/** Whether a lane publishes this finished trace (see HistoryLane). */
+export function laneOwns(lane: HistoryLane, trace: TraceRecord): boolean {
+  if (trace.mc_seqno_start < lane.from || trace.mc_seqno_start > lane.to) return false;
+  return !(trace.trace_info.trace_state === 'broken' && lane.continuedBefore !== null && trace.mc_seqno_start < lane.continuedBefore);
+}
 
 export type Tracer = {
   start(): Promise<void>;
@@ -147,9 +168,13 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     }
     learn(g.accountStates);
     const transactions = joinTransactions(g.transactions, g.messages);
-    const result = assembleMasterchainBlock(state, g.mcSeqno, transactions, { incompleteAfterMcBlocks: deps.incompleteAfterMcBlocks });
-    const out = result.finished.map(classified);
-    const headers = { [TRACE_BATCH_HEADER]: String(g.mcSeqno) };
+    const lane = deps.lane;
+    const result = assembleMasterchainBlock(state, g.mcSeqno, transactions, { incompleteAfterMcBlocks: deps.incompleteAfterMcBlocks, last: lane !== undefined && g.mcSeqno >= lane.last });
+    const out = (lane ? result.finished.filter((t) => laneOwns(lane, t.record)) : result.finished).map(classified);
+    // A lane's blocks past its range (the overlap) are another lane's to mark: the traces it finishes there
+    // count toward its own last batch, so no two lanes (nor the live tracer) mark one seqno.
+    const overlap = lane !== undefined && g.mcSeqno > lane.to;
+    const headers = { [TRACE_BATCH_HEADER]: String(overlap ? lane.to : g.mcSeqno) };
     const traceMessages: Message[] = out.map(({ trace }) => ({ key: trace.trace_id, value: JSON.stringify(trace), headers }));
     const actionMessages: Message[] = out.filter((o) => o.actions.length > 0).map(({ trace, actions }) => ({ key: trace.trace_id, value: actions.map((a) => JSON.stringify(a)).join('\n'), headers }));
     // The batch's mark: the writer serves these traces once it stored all it announces (the traces
@@ -158,10 +183,10 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     const topicMessages = [
       ...(traceMessages.length > 0 ? [{ topic: topics.traces, messages: traceMessages }] : []),
       ...(actionMessages.length > 0 ? [{ topic: topics.actions, messages: actionMessages }] : []),
-      { topic: topics.traceBatches, messages: [{ key: String(g.mcSeqno), value: JSON.stringify(mark) }] },
+      ...(overlap ? [] : [{ topic: topics.traceBatches, messages: [{ key: String(g.mcSeqno), value: JSON.stringify(mark) }] }]),
     ];
-    await producer.sendBatch({ topicMessages, acks: -1 });
-    lastMarked = g.mcSeqno;
+    if (topicMessages.length > 0) await producer.sendBatch({ topicMessages, acks: -1 });
+    if (!overlap) lastMarked = g.mcSeqno;
     await stateStore.save(g.mcSeqno, result);
     const commits = collector.done(g.mcSeqno);
     if (commits.length > 0) await consumer.commitOffsets(commits);
@@ -183,6 +208,15 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     metrics.lastMcSeqno.set(g.mcSeqno);
     metrics.blockDuration.observe((performance.now() - started) / 1000);
     if (logger.isEnabled('debug')) logger.debug('masterchain block traced', { mc_seqno: g.mcSeqno, transactions: transactions.length, traces: out.length, pending: state.traces.size });
+    if (lane && g.mcSeqno >= lane.last) laneDone();
+  }
+
+  let laneFinished = false;
+  function laneDone() {
+    if (laneFinished) return;
+    laneFinished = true;
+    logger.info('history lane traced', { from: deps.lane!.from, to: deps.lane!.to, last: deps.lane!.last });
+    deps.onLaneDone?.();
   }
 
   async function eachBatch({ batch, resolveOffset, heartbeat, isRunning, isStale }: EachBatchPayload) {
@@ -197,7 +231,7 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
     }
     metrics.waitingBlocks.set(collector.waiting);
     // Whole masterchain blocks, in seqno order, as far as the records allow.
-    for (let g = collector.ready(Date.now()); g && !stopping; g = collector.ready(Date.now())) {
+    for (let g = collector.ready(Date.now()); g && !stopping && !laneFinished; g = collector.ready(Date.now())) {
       try {
         await processGroup(g);
       } catch (err) {
@@ -217,7 +251,13 @@ export function createTracer<C>(deps: TracerDeps<C>): Tracer {
       const loaded = await stateStore.load();
       state = loaded.state;
       lastMarked = loaded.lastDone;
-      collector = createCollector({ lastDone: loaded.lastDone, giveUp: deps.giveUp });
+      // A lane begins at its first seqno, whatever arrives first.
+      collector = createCollector({ lastDone: loaded.lastDone ?? (deps.lane ? deps.lane.from - 1 : null), giveUp: deps.giveUp });
+      if (deps.lane && loaded.lastDone !== null && loaded.lastDone >= deps.lane.last) {
+        health = { status: 'ok', reasons: [] };
+        laneDone();
+        return;
+      }
       metrics.pendingTraces.set(state.traces.size);
       logger.info('tracer state loaded', { last_mc_seqno: loaded.lastDone, pending_traces: state.traces.size, undelivered_messages: state.edges.size });
       await admin.connect();

@@ -8,8 +8,10 @@ import {
   readProgress,
   readTraceProgress,
   readTracesWatermark,
+  readHistoryFloor,
   readWatermark,
   RECEIPT_PARTITION_SEQNOS,
+  saveHistoryFloor,
   saveTracesWatermark,
   saveWatermark,
   type Store,
@@ -52,6 +54,7 @@ export type WatermarkTrack<W extends { mc_seqno: number }, P> = {
 /** The stored-up-to watermark over the decoder's block receipts (packages/store index-progress.ts). */
 export function indexTrack(logger: Logger): WatermarkTrack<Watermark, BlockProgress> {
   let warnedRestart: number | undefined;
+  let floorSaved = false;
   return {
     name: 'watermark',
     read: readWatermark,
@@ -61,8 +64,21 @@ export function indexTrack(logger: Logger): WatermarkTrack<Watermark, BlockProgr
       return { items, full: (moved) => moved.mc_seqno - after >= WINDOW };
     },
     advance: advanceWatermark,
-    save: saveWatermark,
-    dropBelow: (store, w) => dropOldReceipts(store, w),
+    /**
+     * With the index's first watermark, its history floor (packages/store history.ts): where the index
+     * began (`indexStart`, as the watermark counts from). An index made before the floor existed gets it
+     * at its next move.
+     */
+    async save(store, w) {
+      await saveWatermark(store, w);
+      if (floorSaved) return;
+      if ((await readHistoryFloor(store)) === null) {
+        const start = await indexStart(store);
+        if (start !== null && start <= w.mc_seqno) await saveHistoryFloor(store, start);
+      }
+      floorSaved = true;
+    },
+    dropBelow: async (store, w) => dropOldReceipts(store, w, 'index_receipts', await readHistoryFloor(store)),
     /**
      * A fetcher run that starts the index below the watermark: the index was started again over what
      * is stored (its checkpoint lost, or a local network reset, which makes the stored blocks another
@@ -88,7 +104,7 @@ export const tracesTrack: WatermarkTrack<TracesWatermark, TraceBatchProgress> = 
   },
   advance: advanceTracesWatermark,
   save: saveTracesWatermark,
-  dropBelow: (store, w) => dropOldReceipts(store, w, 'trace_receipts'),
+  dropBelow: async (store, w) => dropOldReceipts(store, w, 'trace_receipts', await readHistoryFloor(store)),
 };
 
 export type WatermarkStatus<W = Watermark> = {

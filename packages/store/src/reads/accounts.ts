@@ -5,7 +5,7 @@ import { readHotCodeHashes, readHotStates } from '../hot/states.js';
 import { hasTransactionSlice, readHotSummaries, type SummaryWanted } from '../hot/transactions.js';
 import { accountLtList, strList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { askHotTier, pointRead, type ReadScope, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, pointRead, type ReadScope, servedSeqnos, sqlPage, sqlWhere } from './scope.js';
 
 /** What the hot tier answers of a read by keys, and which keys are left for ClickHouse (all of them when it cannot answer). */
 async function fromHotTier<V>(scope: ReadScope, keys: readonly string[], read: (tier: HotTier) => Promise<{ found: Map<string, V>; missing: string[] }>): Promise<{ found: Map<string, V>; missing: readonly string[] }> {
@@ -57,14 +57,17 @@ export async function readAccountStates(store: Store, scope: ReadScope, accounts
     pointRead(scope),
   );
   const above: string[] = [];
+  const floor = scope.floor ?? 0;
   for (const { record, mc_block_seqno } of newest) {
     const s = JSON.parse(record) as AccountStateRecord;
-    if (Number(mc_block_seqno) <= w) found.set(s.account, s);
-    else above.push(s.account);
+    const seqno = Number(mc_block_seqno);
+    // Below the floor: only a backfill wrote it, and the index does not serve that history yet.
+    if (seqno > w) above.push(s.account);
+    else if (seqno >= floor) found.set(s.account, s);
   }
   if (above.length === 0) return found;
   // Both tables, as states stored before migration 3 are only in the latest one (unmerged there).
-  const where = `account IN ${strList(above)} AND mc_block_seqno <= ${uint(w)}`;
+  const where = `account IN ${strList(above)} AND ${servedSeqnos('mc_block_seqno', w, floor)}`;
   const latest = (table: string) =>
     `SELECT account, last_trans_lt, record FROM ${db}.${table} WHERE (account, last_trans_lt) IN (SELECT account, max(last_trans_lt) FROM ${db}.${table} WHERE ${where} GROUP BY account)`;
   const rows = await store.query<{ record: string }>(
@@ -109,7 +112,7 @@ export async function readAccountStatesByHash(
   const rows = await store.query<SummaryColumns>(
     `SELECT ${SUMMARY_COLUMNS} FROM ${store.database}.account_state_summaries
      WHERE (account, last_trans_lt) IN ${accountLtList(wanted)} AND account_state_hash IN ${strList([...new Set(wanted.map((w) => w.hash))])}
-       AND mc_block_seqno <= ${uint(scope.watermark)}
+       AND ${servedSeqnos('mc_block_seqno', scope.watermark, scope.floor)}
      LIMIT 1 BY account, account_state_hash`,
     pointRead(scope),
   );
@@ -147,6 +150,7 @@ export async function readTopBalances(store: Store, scope: ReadScope, page: { li
   if (scope.watermark === null) return [];
   const db = store.database;
   const w = uint(scope.watermark);
+  const served = (column: string) => servedSeqnos(column, scope.watermark!, scope.floor);
   const source = { table: `${db}.accounts_by_balance`, prefix: [] };
   return rankedPage(store, scope, source, 'desc', page, (bound) => {
     const named = `account IN (${bucketCandidates(source.table, 'account', [], bound)})`;
@@ -155,10 +159,10 @@ export async function readTopBalances(store: Store, scope: ReadScope, page: { li
       `SELECT account, toString(amount) AS balance FROM (
         SELECT account, amount FROM (
           SELECT account, argMax(balance, last_trans_lt) AS amount, argMax(mc_block_seqno, last_trans_lt) AS newest FROM ${db}.account_states_latest WHERE ${named} GROUP BY account
-        ) WHERE newest <= ${w}
+        ) WHERE ${served('newest')}
         UNION ALL
         SELECT account, argMax(balance, last_trans_lt) AS amount FROM ${db}.account_states
-        WHERE mc_block_seqno <= ${w} AND account IN (SELECT account FROM ${db}.account_states_latest WHERE ${named} AND mc_block_seqno > ${w})
+        WHERE ${served('mc_block_seqno')} AND account IN (SELECT account FROM ${db}.account_states_latest WHERE ${named} AND mc_block_seqno > ${w})
         GROUP BY account
       ) ${sqlWhere(withinBound('toString(amount)', bound))} ORDER BY amount DESC, account ASC ${sqlPage(page)}`,
       scope.query,

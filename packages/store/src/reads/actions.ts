@@ -2,7 +2,7 @@ import type { ActionRecord } from '@tonstream/traces';
 import type { Store } from '../client.js';
 import { str, strArray, strList, uint } from '../sql.js';
 import { ACTION_COLUMNS, actionFromRow, type ActionRow } from '../trace-facts.js';
-import { type Page, pointRead, type ReadScope, sqlDirection, sqlWhere, tracesBound, uniquePage } from './scope.js';
+import { type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlWhere, tracesBound, uniquePage } from './scope.js';
 import { tracesOfMessages } from './traces.js';
 
 /**
@@ -63,7 +63,7 @@ export async function readActions(store: Store, scope: ReadScope, filter: Action
   for (const list of [filter.actionIds, filter.traceIds, filter.txHashes, filter.msgHashes]) if (list && list.length === 0) return [];
   const db = store.database;
   const d = sqlDirection(page.sort);
-  const where = [`trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(filter)];
+  const where = [servedSeqnos('trace_mc_seqno_end', bound, scope.floor), ...conditions(filter)];
   const keyed: string[] = [];
   if (filter.actionIds) keyed.push(`(trace_id, action_id) IN (SELECT trace_id, action_id FROM ${db}.actions_by_id WHERE action_id IN ${strList(filter.actionIds)})`);
   if (filter.traceIds) keyed.push(`trace_id IN ${strList(filter.traceIds)}`);
@@ -93,7 +93,7 @@ export async function readTraceActions(store: Store, scope: ReadScope, traceIds:
   const bound = tracesBound(scope);
   if (traceIds.length === 0 || bound === null) return [];
   const rows = await store.query<ActionRow>(
-    `SELECT ${ACTION_COLUMNS} FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, `trace_mc_seqno_end <= ${uint(bound)}`, ...conditions(types)])}
+    `SELECT ${ACTION_COLUMNS} FROM ${store.database}.actions ${sqlWhere([`trace_id IN ${strList(traceIds)}`, servedSeqnos('trace_mc_seqno_end', bound, scope.floor), ...conditions(types)])}
      ORDER BY trace_id, start_lt, end_lt, action_id LIMIT 1 BY trace_id, action_id`,
     scope.query,
   );

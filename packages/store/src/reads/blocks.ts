@@ -1,7 +1,7 @@
 import type { BlockRecord } from '@tonstream/records';
 import type { Store } from '../client.js';
 import { int32, str, uint } from '../sql.js';
-import { type Page, type ReadScope, sqlDirection, sqlWhere, uniquePage } from './scope.js';
+import { type Page, type ReadScope, servedSeqnos, sqlDirection, sqlWhere, uniquePage } from './scope.js';
 
 /** Filters of `/api/v3/blocks`; every field optional, all ANDed. Bounds are inclusive. */
 export type BlockFilter = {
@@ -41,7 +41,7 @@ export type BlockOrder = keyof typeof ORDERS;
 export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFilter, page: Page & { order: BlockOrder }): Promise<BlockRecord[]> {
   if (scope.watermark === null) return [];
   const db = store.database;
-  const where = [`mc_block_seqno <= ${uint(scope.watermark)}`];
+  const where = [servedSeqnos('mc_block_seqno', scope.watermark, scope.floor)];
   if (filter.workchain !== undefined) where.push(`workchain = ${int32(filter.workchain)}`);
   if (filter.shard !== undefined) where.push(`shard = ${uint(filter.shard)}`);
   if (filter.seqno !== undefined) where.push(`seqno = ${int32(filter.seqno)}`);
@@ -52,7 +52,7 @@ export async function readBlocks(store: Store, scope: ReadScope, filter: BlockFi
     where.push(`(workchain, shard, seqno) IN (SELECT workchain, shard, seqno FROM ${db}.blocks_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
   }
   if (filter.shardStateOf !== undefined) {
-    const tops = `SELECT workchain, shard, seqno FROM ${db}.shard_tops WHERE mc_seqno = ${int32(filter.shardStateOf)} AND mc_seqno <= ${uint(scope.watermark)}`;
+    const tops = `SELECT workchain, shard, seqno FROM ${db}.shard_tops WHERE mc_seqno = ${int32(filter.shardStateOf)} AND ${servedSeqnos('mc_seqno', scope.watermark, scope.floor)}`;
     where.push(`(workchain, shard, seqno) IN (${tops})`);
   }
   if (filter.startUtime !== undefined) where.push(`gen_utime >= ${uint(filter.startUtime)}`);

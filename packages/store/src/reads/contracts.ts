@@ -1,7 +1,7 @@
 import type { Store } from '../client.js';
 import { readHotDnsCandidates } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*
  * Reads of the contract tables (migration 13, contract-schema.ts): each contract's newest version at
@@ -13,16 +13,17 @@ import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage
 export type ContractRow = Record<string, string | number | string[]>;
 
 const inList = (column: string, values: readonly string[] | undefined) => (values && values.length > 0 ? [`${column} IN ${strList(values)}`] : []);
-const atWatermark = (watermark: number) => `mc_block_seqno <= ${uint(watermark)}`;
+/** Versions the scope serves (callers checked that it has a watermark). */
+const served = (scope: ReadScope) => servedSeqnos('mc_block_seqno', scope.watermark!, scope.floor);
 
 /** The newest version at the watermark of each contract of `table` among those `where` selects. */
-function latest(store: Store, table: string, where: string[], watermark: number): string {
-  return `SELECT * FROM ${store.database}.${table} ${sqlWhere([...where, atWatermark(watermark)])} ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
+function latest(store: Store, table: string, where: string[], scope: ReadScope): string {
+  return `SELECT * FROM ${store.database}.${table} ${sqlWhere([...where, served(scope)])} ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
 }
 
 /** `address IN (...)` of the contracts a lookup table names for `conditions`. */
-function candidates(store: Store, lookup: string, conditions: string[], watermark: number): string {
-  return `address IN (SELECT address FROM ${store.database}.${lookup} ${sqlWhere([...conditions, atWatermark(watermark)])})`;
+function candidates(store: Store, lookup: string, conditions: string[], scope: ReadScope): string {
+  return `address IN (SELECT address FROM ${store.database}.${lookup} ${sqlWhere([...conditions, served(scope)])})`;
 }
 
 async function rows(store: Store, scope: ReadScope, sql: string): Promise<ContractRow[]> {
@@ -33,24 +34,24 @@ async function rows(store: Store, scope: ReadScope, sql: string): Promise<Contra
 export async function readDnsEntries(store: Store, scope: ReadScope, f: { wallet?: string; domain?: string }, page: Pick<Page, 'limit' | 'offset'>): Promise<ContractRow[]> {
   if (scope.watermark === null) return [];
   const [lookup, column, value] = f.wallet !== undefined ? ['dns_entries_by_wallet', 'dns_wallet', f.wallet] : ['dns_entries_by_domain', 'domain', f.domain ?? ''];
-  const inner = latest(store, 'dns_entries', [candidates(store, lookup, [`${column} = ${str(value)}`], scope.watermark)], scope.watermark);
+  const inner = latest(store, 'dns_entries', [candidates(store, lookup, [`${column} = ${str(value)}`], scope)], scope);
   return rows(store, scope, `SELECT * FROM (${inner}) WHERE ${column} = ${str(value)} ORDER BY length(domain), domain, address ${sqlPage(page)}`);
 }
 
 /** Multisig wallets by address, or where `party` is a signer or proposer; ordered by address. */
 export async function readMultisigWallets(store: Store, scope: ReadScope, f: { address?: string[]; party?: string[] }, page: Page): Promise<ContractRow[]> {
   if (scope.watermark === null) return [];
-  const where = [...inList('address', f.address), ...(f.party?.length ? [candidates(store, 'multisig_wallets_by_party', inList('party', f.party), scope.watermark)] : [])];
+  const where = [...inList('address', f.address), ...(f.party?.length ? [candidates(store, 'multisig_wallets_by_party', inList('party', f.party), scope)] : [])];
   const outer = f.party?.length ? `WHERE hasAny(arrayConcat(signers, proposers), [${f.party.map(str).join(', ')}])` : '';
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_wallets', where, scope.watermark)}) ${outer} ORDER BY address ${sqlDirection(page.sort)} ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_wallets', where, scope)}) ${outer} ORDER BY address ${sqlDirection(page.sort)} ${sqlPage(page)}`);
 }
 
 /** Multisig orders by address or by their multisig; ordered by (multisig, order seqno). */
 export async function readMultisigOrders(store: Store, scope: ReadScope, f: { address?: string[]; multisig?: string[] }, page: Page): Promise<ContractRow[]> {
   if (scope.watermark === null) return [];
-  const where = [...inList('address', f.address), ...(f.multisig?.length ? [candidates(store, 'multisig_orders_by_multisig', inList('multisig_address', f.multisig), scope.watermark)] : [])];
+  const where = [...inList('address', f.address), ...(f.multisig?.length ? [candidates(store, 'multisig_orders_by_multisig', inList('multisig_address', f.multisig), scope)] : [])];
   const dir = sqlDirection(page.sort);
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_orders', where, scope.watermark)}) ORDER BY multisig_address ${dir}, length(order_seqno) ${dir}, order_seqno ${dir}, address ${dir} ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'multisig_orders', where, scope)}) ORDER BY multisig_address ${dir}, length(order_seqno) ${dir}, order_seqno ${dir}, address ${dir} ${sqlPage(page)}`);
 }
 
 /**
@@ -62,14 +63,14 @@ export async function readMultisigOrders(store: Store, scope: ReadScope, f: { ad
 export async function readVestingContracts(store: Store, scope: ReadScope, f: { address?: string[]; wallet?: string[]; whitelisted?: boolean }, page: Pick<Page, 'limit' | 'offset'>): Promise<ContractRow[]> {
   if (scope.watermark === null) return [];
   const roles = f.whitelisted ? ['owner', 'sender', 'whitelist'] : ['owner', 'sender'];
-  const where = [...inList('address', f.address), ...(f.wallet?.length ? [candidates(store, 'vesting_by_party', [...inList('party', f.wallet), ...inList('role', roles)], scope.watermark)] : [])];
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'vesting_contracts', where, scope.watermark)}) ORDER BY address ${sqlPage(page)}`);
+  const where = [...inList('address', f.address), ...(f.wallet?.length ? [candidates(store, 'vesting_by_party', [...inList('party', f.wallet), ...inList('role', roles)], scope)] : [])];
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'vesting_contracts', where, scope)}) ORDER BY address ${sqlPage(page)}`);
 }
 
 /** NFT sale and auction contracts by address, ordered by address. */
 export async function readNftSales(store: Store, scope: ReadScope, addresses: readonly string[]): Promise<ContractRow[]> {
   if (scope.watermark === null || addresses.length === 0) return [];
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', inList('address', addresses), scope.watermark)}) ORDER BY address`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', inList('address', addresses), scope)}) ORDER BY address`);
 }
 
 /**
@@ -80,7 +81,7 @@ export async function readNftSales(store: Store, scope: ReadScope, addresses: re
 export async function readSalesOfItems(store: Store, scope: ReadScope, items: readonly { nft: string; owner: string }[]): Promise<ContractRow[]> {
   const owned = items.filter((i) => i.owner !== '');
   if (scope.watermark === null || owned.length === 0) return [];
-  const inner = latest(store, 'nft_sales', inList('address', [...new Set(owned.map((i) => i.owner))]), scope.watermark);
+  const inner = latest(store, 'nft_sales', inList('address', [...new Set(owned.map((i) => i.owner))]), scope);
   return rows(store, scope, `SELECT * FROM (${inner}) WHERE (address, nft_address) IN ${strPairList(owned.map((i) => [i.owner, i.nft]))} ORDER BY address`);
 }
 
@@ -90,8 +91,8 @@ export async function readSalesOfItems(store: Store, scope: ReadScope, items: re
  */
 export async function readNftSalesBySeller(store: Store, scope: ReadScope, sellers: readonly string[]): Promise<ContractRow[]> {
   if (scope.watermark === null || sellers.length === 0) return [];
-  const named = candidates(store, 'nft_sales_by_seller', inList('nft_owner_address', sellers), scope.watermark);
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', [named], scope.watermark)}) WHERE nft_owner_address IN ${strList(sellers)} ORDER BY address`);
+  const named = candidates(store, 'nft_sales_by_seller', inList('nft_owner_address', sellers), scope);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_sales', [named], scope)}) WHERE nft_owner_address IN ${strList(sellers)} ORDER BY address`);
 }
 
 /**
@@ -108,7 +109,7 @@ export async function readDnsDomains(store: Store, scope: ReadScope, addresses: 
   distinct = (await askHotTier(scope.hot, (tier) => readHotDnsCandidates(tier, distinct, watermark))) ?? distinct;
   if (distinct.length === 0) return found;
   const wallets = inList('dns_wallet', distinct);
-  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, watermark)], watermark);
+  const inner = latest(store, 'dns_entries', [candidates(store, 'dns_entries_by_wallet', wallets, scope)], scope);
   const got = await store.query<{ dns_wallet: string; domain: string }>(
     `SELECT dns_wallet, domain FROM (${inner}) ${sqlWhere([...wallets, 'owner_address = dns_wallet', "domain != ''"])} ORDER BY dns_wallet, length(domain), domain LIMIT 1 BY dns_wallet`,
     pointRead(scope),

@@ -10,22 +10,24 @@ const MC_SHARD = '9223372036854775808';
 
 /**
  * The first and last indexed masterchain blocks. `last` is the block at the watermark, never a block
- * above it: those may still lack records. Each record is read by its full key; the oldest seqno is
- * found on the narrow seqno column first.
+ * above it: those may still lack records. `first` is the block at the history floor (history.ts):
+ * below it a backfill may still be writing. An index without a floor (older than migration 21) has
+ * its oldest stored block first, found on the narrow seqno column. Each record is read by its full key.
  */
-export async function masterchainInfo(store: Store, watermark: Watermark, query?: QueryOptions): Promise<{ first: BlockRecord; last: BlockRecord } | null> {
+export async function masterchainInfo(store: Store, watermark: Watermark, floor: number | null, query?: QueryOptions): Promise<{ first: BlockRecord; last: BlockRecord } | null> {
   const db = store.database;
   const mc = `workchain = -1 AND shard = ${MC_SHARD}`;
   const pick = (seqno: string) => store.query<{ record: string }>(`SELECT record FROM ${db}.blocks WHERE ${mc} AND seqno = ${seqno} LIMIT 1`, query);
   const w = uint(watermark.mc_seqno);
-  const [last, first] = await Promise.all([pick(w), pick(`(SELECT min(seqno) FROM ${db}.blocks WHERE ${mc} AND seqno <= ${w})`)]);
+  const oldest = floor !== null && floor > 0 ? uint(Math.min(floor, watermark.mc_seqno)) : `(SELECT min(seqno) FROM ${db}.blocks WHERE ${mc} AND seqno <= ${w})`;
+  const [last, first] = await Promise.all([pick(w), pick(oldest)]);
   if (last.length === 0 || first.length === 0) return null;
   return { first: JSON.parse(first[0].record) as BlockRecord, last: JSON.parse(last[0].record) as BlockRecord };
 }
 
-/** True when masterchain block `seqno` is stored and at or below the watermark. */
+/** True when masterchain block `seqno` is stored and served: between the floor and the watermark. */
 export async function masterchainBlockIndexed(store: Store, scope: ReadScope, seqno: number): Promise<boolean> {
-  if (scope.watermark === null || seqno < 0 || seqno > scope.watermark) return false;
+  if (scope.watermark === null || seqno < (scope.floor ?? 0) || seqno > scope.watermark) return false;
   if (await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? hotMcBlockHeld(tier, seqno) : undefined))) return true;
   // Not a count: a replayed block is stored twice until merged.
   const rows = await store.query<{ found: number }>(

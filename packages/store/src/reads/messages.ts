@@ -4,7 +4,7 @@ import { str, strList, uint } from '../sql.js';
 import { MESSAGE_COLUMNS, type MessageColumns } from '../transaction-facts.js';
 import { readMessageRecords } from './message-records.js';
 import { hasTransactionSlice, readHotMessagesByHash } from '../hot/transactions.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /**
  * Filters of `/api/v3/messages` and `/api/v3/transactionsByMessage`; every field optional, all ANDed.
@@ -91,7 +91,7 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
   const held = byHashOnly ? await askHotTier(scope.hot, async (tier) => (hasTransactionSlice(tier) ? readHotMessagesByHash(tier, hashes, watermark, page) : undefined)) : undefined;
   if (held) return held;
   const db = store.database;
-  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...conditions(db, filter, page.order)];
+  const where = [servedSeqnos('mc_block_seqno', watermark, scope.floor), ...conditions(db, filter, page.order)];
   // Of the message's rows, one side's columns (the same row's: argMin by direction), to read its record by;
   // aliased apart, as a column's own name would stand for the aggregate inside the other aggregates.
   const side = MESSAGE_COLUMNS.filter((c) => c !== 'hash').map((c) => `argMin(${c}, direction) AS side_${c}`).join(', ');
@@ -109,11 +109,12 @@ export async function readMessages(store: Store, scope: ReadScope, filter: Messa
 
 /**
  * A condition on the `transactions` table: transactions that have a message row matching `filter`
+ * among those `served` (servedSeqnos of mc_block_seqno)
  * (the in message for direction in, an out message for out). Its key (account, lt) comes from the
  * message row: the destination of an in message, the source of an out one, and tx_lt.
  */
-export function transactionsWithMessage(db: string, watermark: number, filter: MessageFilter): string {
-  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...conditions(db, filter, 'lt')];
+export function transactionsWithMessage(db: string, served: string, filter: MessageFilter): string {
+  const where = [served, ...conditions(db, filter, 'lt')];
   return `(account, lt) IN (SELECT if(direction = 'in', destination, source), tx_lt FROM ${db}.messages ${sqlWhere(where)})`;
 }
 
@@ -129,7 +130,7 @@ export async function readAdjacentTransactionHashes(store: Store, scope: ReadSco
   if (sides.length === 0) return [];
   const rows = await store.query<{ tx_hash: string }>(
     // Ordered: the same answer from one server and from a cluster's shards, whatever order the rows come in.
-    `SELECT DISTINCT tx_hash FROM ${store.database}.messages WHERE mc_block_seqno <= ${uint(scope.watermark)} AND (${sides.join(' OR ')}) AND tx_hash != ${str(tx.hash)} ORDER BY tx_hash`,
+    `SELECT DISTINCT tx_hash FROM ${store.database}.messages WHERE ${servedSeqnos('mc_block_seqno', scope.watermark, scope.floor)} AND (${sides.join(' OR ')}) AND tx_hash != ${str(tx.hash)} ORDER BY tx_hash`,
     scope.query,
   );
   return rows.map((r) => r.tx_hash);

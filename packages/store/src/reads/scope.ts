@@ -1,14 +1,22 @@
 import type { QueryOptions } from '../client.js';
 import { rethrowBugs } from '@tonstream/errors';
 import type { HotTier } from '../hot/layout.js';
+import { uint } from '../sql.js';
 
 /**
  * What every API read is bounded by: the watermark (nothing above it is served; null before anything
- * is indexed, when reads answer empty) and the caller's query limits. Reads of traces and actions
- * are bounded by `traces` too, the traces watermark (trace-progress.ts): absent or null, they answer empty.
- * `hot`: the hot tier, when it can answer at this watermark (hot/gate.ts); reads it serves ask it first.
+ * is indexed, when reads answer empty), the history floor (nothing below it is served: a backfill may
+ * be writing there, history.ts; absent or 0: no floor) and the caller's query limits. Reads of traces
+ * and actions are bounded by `traces` too, the traces watermark (trace-progress.ts): absent or null,
+ * they answer empty. `hot`: the hot tier, when it can answer at this watermark (hot/gate.ts); reads it
+ * serves ask it first (it holds only what the live writers wrote: above the floor).
  */
-export type ReadScope = { watermark: number | null; traces?: number | null; query?: QueryOptions; hot?: HotTier };
+export type ReadScope = { watermark: number | null; floor?: number; traces?: number | null; query?: QueryOptions; hot?: HotTier };
+
+/** `column` (a masterchain seqno) within what the index serves: from the scope's floor up to `upTo` (the watermark, or the traces bound). */
+export function servedSeqnos(column: string, upTo: number, floor = 0): string {
+  return floor > 0 ? `${column} BETWEEN ${uint(floor)} AND ${uint(upTo)}` : `${column} <= ${uint(upTo)}`;
+}
 
 /** The highest masterchain seqno a trace or action served may end in: both watermarks; null: none. */
 export function tracesBound(scope: ReadScope): number | null {

@@ -2,7 +2,7 @@ import type { Store } from '../client.js';
 import { readHotTokenAddresses } from '../hot/facts.js';
 import { str, strList, strPairList, uint } from '../sql.js';
 import { bucketCandidates, rankedPage, withinBound } from './ranked.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, uniquePage } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlPage, sqlWhere, uniquePage } from './scope.js';
 
 /*
  * Reads of the token tables (migrations 9 and 11, token-schema.ts). A state table keeps each
@@ -22,12 +22,13 @@ const list = (column: string, values: readonly string[] | undefined) => (values 
  * on the table's columns): its row in `table`, or for contracts with a version above the watermark
  * there, the latest of the earlier ones in `<table>_history`. `columns` include address and last_trans_lt.
  */
-function latest(store: Store, table: string, columns: string, where: string[], watermark: number): string {
+function latest(store: Store, table: string, columns: string, where: string[], scope: ReadScope): string {
   const db = store.database;
-  const w = uint(watermark);
-  const newer = `SELECT address FROM ${db}.${table} ${sqlWhere([...where, `mc_block_seqno > ${w}`])}`;
-  const current = `SELECT ${columns} FROM ${db}.${table} ${sqlWhere([...where, `mc_block_seqno <= ${w}`])}`;
-  const earlier = `SELECT ${columns} FROM ${db}.${table}_history ${sqlWhere([...where, `mc_block_seqno <= ${w}`, `address IN (${newer})`])}`;
+  const w = scope.watermark!;
+  const served = servedSeqnos('mc_block_seqno', w, scope.floor);
+  const newer = `SELECT address FROM ${db}.${table} ${sqlWhere([...where, `mc_block_seqno > ${uint(w)}`])}`;
+  const current = `SELECT ${columns} FROM ${db}.${table} ${sqlWhere([...where, served])}`;
+  const earlier = `SELECT ${columns} FROM ${db}.${table}_history ${sqlWhere([...where, served, `address IN (${newer})`])}`;
   return `SELECT ${columns} FROM (${current} UNION ALL ${earlier}) ORDER BY address, last_trans_lt DESC LIMIT 1 BY address`;
 }
 
@@ -57,7 +58,7 @@ export async function readJettonWallets(store: Store, scope: ReadScope, f: Jetto
       : [];
   const outer = [...list('owner', f.owner), ...list('jetton', f.jetton), ...(f.excludeZero ? ["balance != '0'"] : [])];
   const order = page.sort ? `length(balance) ${sqlDirection(page.sort)}, balance ${sqlDirection(page.sort)}, address ASC` : f.owner?.length ? 'owner ASC, address ASC' : 'address ASC';
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'jetton_wallets', WALLET_COLUMNS, [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'jetton_wallets', WALLET_COLUMNS, [...candidates, ...list('address', f.address)], scope)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
 }
 
 /**
@@ -76,7 +77,7 @@ export async function readJettonHolders(store: Store, scope: ReadScope, jetton: 
   const keys = await rankedPage(store, scope, { table: `${db}.jetton_wallets_by_balance`, prefix }, page.sort, page, (bound) => {
     const named = [`address IN (${bucketCandidates(`${db}.jetton_wallets_by_balance`, 'address', prefix, bound)})`];
     const outer = [`jetton = ${str(jetton)}`, ...withinBound('balance', bound), ...(excludeZero ? ["balance != '0'"] : [])];
-    const narrow = latest(store, 'jetton_wallets', 'address, last_trans_lt, jetton, balance', named, w);
+    const narrow = latest(store, 'jetton_wallets', 'address, last_trans_lt, jetton, balance', named, scope);
     return store.query<{ address: string; last_trans_lt: string }>(`SELECT address, last_trans_lt FROM (${narrow}) ${sqlWhere(outer)} ORDER BY length(balance) ${dir}, balance ${dir}, address ASC ${sqlPage(page)}`, scope.query);
   });
   if (keys.length === 0) return [];
@@ -90,14 +91,14 @@ export async function readJettonMasters(store: Store, scope: ReadScope, f: { add
   if (scope.watermark === null) return [];
   const where = [...list('address', f.address)];
   const outer = f.admin?.length ? `WHERE admin_address IN ${strList(f.admin)}` : '';
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'jetton_masters', '*', where, scope.watermark)}) ${outer} ORDER BY address ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'jetton_masters', '*', where, scope)}) ${outer} ORDER BY address ${sqlPage(page)}`);
 }
 
 /** NFT collections by address or owner; ordered by address. */
 export async function readNftCollections(store: Store, scope: ReadScope, f: { address?: string[]; owner?: string[] }, page: Pick<Page, 'limit' | 'offset'>): Promise<Row[]> {
   if (scope.watermark === null) return [];
   const outer = f.owner?.length ? `WHERE owner_address IN ${strList(f.owner)}` : '';
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_collections', '*', list('address', f.address), scope.watermark)}) ${outer} ORDER BY address ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_collections', '*', list('address', f.address), scope)}) ${outer} ORDER BY address ${sqlPage(page)}`);
 }
 
 /** An NFT listed on a sale or auction contract: the contract, the NFT, and its seller (the real owner). */
@@ -140,7 +141,7 @@ export async function readNftItems(store: Store, scope: ReadScope, f: NftItemFil
   const outer = [...byOwner, ...list('collection_address', f.collection), ...list('item_index', f.index)];
   const owner = listings.length > 0 ? `transform(owner_address, ${strArray(listings.map((l) => l.sale))}, ${strArray(listings.map((l) => l.seller))}, owner_address)` : 'owner_address';
   const order = f.byLastLt ? 'last_trans_lt DESC, address ASC' : f.owner?.length ? `${owner}, collection_address, length(item_index), item_index, address` : 'collection_address, length(item_index), item_index, address';
-  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_items', '*', [...candidates, ...list('address', f.address)], scope.watermark)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
+  return rows(store, scope, `SELECT * FROM (${latest(store, 'nft_items', '*', [...candidates, ...list('address', f.address)], scope)}) ${sqlWhere(outer)} ORDER BY ${order} ${sqlPage(page)}`);
 }
 
 /**
@@ -156,7 +157,7 @@ export async function readTokenAddresses(store: Store, scope: ReadScope, address
   if (watermark === null || addresses.length === 0) return [];
   const hot = await askHotTier(scope.hot, (tier) => readHotTokenAddresses(tier, addresses, watermark));
   if (hot) return [...new Set(hot)].sort();
-  const where = `WHERE address IN ${strList(addresses)} AND mc_block_seqno <= ${uint(watermark)}`;
+  const where = `WHERE address IN ${strList(addresses)} AND ${servedSeqnos('mc_block_seqno', watermark, scope.floor)}`;
   const tables = ['jetton_masters', 'jetton_wallets', 'nft_collections', 'nft_items'];
   const [row] = await store.query<Record<string, string[]>>(
     `SELECT ${tables.map((t) => `(SELECT groupArray(address) FROM ${store.database}.${t}_history ${where}) AS ${t}`).join(', ')}`,
@@ -213,7 +214,7 @@ export async function readTokenEvents(store: Store, scope: ReadScope, kind: Even
   const byTime = f.startUtime !== undefined || f.endUtime !== undefined;
   const order = `${byTime ? `transaction_now ${dir}, ` : ''}transaction_lt ${dir}, transaction_hash ${dir}`;
   const common = [
-    `mc_block_seqno <= ${uint(scope.watermark)}`,
+    servedSeqnos('mc_block_seqno', scope.watermark, scope.floor),
     ...(f.startUtime !== undefined ? [`transaction_now >= ${uint(f.startUtime)}`] : []),
     ...(f.endUtime !== undefined ? [`transaction_now <= ${uint(f.endUtime)}`] : []),
     ...(f.startLt !== undefined ? [`transaction_lt >= ${uint(f.startLt)}`] : []),

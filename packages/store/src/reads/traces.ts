@@ -3,7 +3,7 @@ import type { Store } from '../client.js';
 import { str, strList, uint } from '../sql.js';
 import { TRACE_COLUMNS, traceFromRow, type TraceRow } from '../trace-facts.js';
 import { hasTransactionSlice, readHotTraceIds } from '../hot/transactions.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlPage, sqlWhere, tracesBound, uniquePage } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlPage, sqlWhere, tracesBound, uniquePage } from './scope.js';
 
 /**
  * Filters of `/api/v3/traces`; all optional and ANDed (the API allows one of account, traceIds,
@@ -61,7 +61,7 @@ export async function readTraces(store: Store, scope: ReadScope, filter: TraceFi
   for (const list of [filter.traceIds, filter.txHashes, filter.msgHashes]) if (list && list.length === 0) return [];
   const db = store.database;
   const d = sqlDirection(page.sort);
-  const watermark = `mc_seqno_end <= ${uint(bound)}`;
+  const watermark = servedSeqnos('mc_seqno_end', bound, scope.floor);
   const keyed: string[] = [];
   if (filter.traceIds) keyed.push(`trace_id IN ${strList(filter.traceIds)}`);
   if (filter.txHashes) keyed.push(`trace_id IN (SELECT trace_id FROM ${db}.transaction_traces WHERE tx_hash IN ${strList(filter.txHashes)})`);

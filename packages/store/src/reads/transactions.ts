@@ -6,7 +6,7 @@ import { readMessageRecords } from './message-records.js';
 import { type MessageFilter, transactionsWithMessage } from './messages.js';
 import type { HotTier } from '../hot/layout.js';
 import { hasTransactionSlice, readHotAccountPage, readHotMcBlockPage, readHotTransactionsByHash } from '../hot/transactions.js';
-import { askHotTier, type Page, pointRead, type ReadScope, sqlDirection, sqlWhere, uniquePage } from './scope.js';
+import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlWhere, uniquePage } from './scope.js';
 
 /** Filters of `/api/v3/transactions`; every field optional, all ANDed. Bounds are inclusive. */
 export type TransactionFilter = {
@@ -66,16 +66,17 @@ export async function readTransactions(store: Store, scope: ReadScope, filter: T
     );
     return rows.map(storedTransaction);
   };
-  if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(store, w, filter, page, order));
+  const served = servedSeqnos('mc_block_seqno', w, scope.floor);
+  if (!chainWide(filter) || page.order !== 'lt') return read(pageKeys(store, served, filter, page, order));
   // The newest transactions of the chain: the page lies above some lt, found by trying the start lts
   // of masterchain blocks further and further back. A full page above a bound is the page (every row
   // below it sorts after); a short one may miss rows below it, so the next bound is tried.
   const bounds = page.sort === 'desc' && filter.endLt === undefined ? RECENT_MC_BLOCKS.filter((back) => w - back > 0) : [];
   for (const back of bounds) {
-    const rows = await read(chainWideKeys(store, w, filter, page, order, w - back));
+    const rows = await read(chainWideKeys(store, served, filter, page, order, w - back));
     if (rows.length === page.limit) return rows;
   }
-  return read(chainWideKeys(store, w, filter, page, order, null), false);
+  return read(chainWideKeys(store, served, filter, page, order, null), false);
 }
 
 /**
@@ -114,9 +115,9 @@ function chainWide(filter: TransactionFilter): boolean {
  * and the lower bound `lt >= start_lt of masterchain block fromMcSeqno` when given, are key ranges.
  * A bound block that is not stored gives max() = 0: no bound.
  */
-function chainWideKeys(store: Store, watermark: number, filter: TransactionFilter, page: Page, order: string, fromMcSeqno: number | null): string {
+function chainWideKeys(store: Store, served: string, filter: TransactionFilter, page: Page, order: string, fromMcSeqno: number | null): string {
   const db = store.database;
-  const where = [`mc_block_seqno <= ${uint(watermark)}`, ...blockConditions(filter), ...timeConditions(filter)];
+  const where = [served, ...blockConditions(filter), ...timeConditions(filter)];
   if (fromMcSeqno !== null) {
     where.push(`lt >= (SELECT max(start_lt) FROM ${db}.blocks WHERE workchain = -1 AND shard = ${uint(MASTERCHAIN_SHARD)} AND seqno = ${uint(fromMcSeqno)})`);
   }
@@ -144,15 +145,14 @@ function timeConditions(filter: TransactionFilter): string[] {
 }
 
 /** SQL selecting the (account, lt) keys of one page of `readTransactions`, deduplicated, in page order. */
-function pageKeys(store: Store, watermark: number, filter: TransactionFilter, page: Page & { order: TransactionOrder }, order: string): string {
+function pageKeys(store: Store, served: string, filter: TransactionFilter, page: Page & { order: TransactionOrder }, order: string): string {
   const db = store.database;
-  const w = uint(watermark);
   const onlyMcSeqno = Object.entries(filter).every(([k, v]) => k === 'mcSeqno' || v === undefined);
   if (filter.mcSeqno !== undefined && onlyMcSeqno && page.order === 'lt') {
     // The lookup table holds the page's order columns: the main table is read for the page's records only.
-    return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)} AND mc_block_seqno <= ${w}`, order, 'account, lt', page);
+    return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)} AND ${served}`, order, 'account, lt', page);
   }
-  const where = [`mc_block_seqno <= ${w}`, ...blockConditions(filter)];
+  const where = [served, ...blockConditions(filter)];
   if (filter.workchain !== undefined && filter.shard !== undefined && filter.seqno !== undefined) {
     // One block: its committing masterchain seqno (blocks, by key) narrows the main table by key too.
     const block = `workchain = ${int32(filter.workchain)} AND shard = ${uint(filter.shard)} AND seqno = ${int32(filter.seqno)}`;
@@ -164,7 +164,7 @@ function pageKeys(store: Store, watermark: number, filter: TransactionFilter, pa
   if (filter.mcSeqno !== undefined) {
     where.push(`(account, lt) IN (SELECT account, lt FROM ${db}.transactions_by_mc_seqno WHERE mc_block_seqno = ${int32(filter.mcSeqno)})`);
   }
-  if (filter.message) where.push(transactionsWithMessage(db, watermark, filter.message));
+  if (filter.message) where.push(transactionsWithMessage(db, served, filter.message));
   where.push(...timeConditions(filter));
   return uniquePage(store.cluster !== null, 'account, lt', `${db}.transactions ${sqlWhere(where)}`, order, 'account, lt', page);
 }

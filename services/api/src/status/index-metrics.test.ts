@@ -10,6 +10,7 @@ function controlledIndex() {
   const index: IndexState = {
     watermark: () => new Promise<Watermark>((resolve) => pending.push(resolve)),
     traces: async () => null,
+    floor: async () => null,
   };
   return { index, answer: (w: Watermark) => pending.splice(0).forEach((resolve) => resolve(w)), reads: () => pending.length };
 }

@@ -24,9 +24,9 @@ export type StatusSnapshot = {
 
 export async function readSnapshot(store: Store, index: IndexState, config: StatusConfig, now: () => number = Date.now): Promise<StatusSnapshot> {
   const query = { timeoutMs: QUERY_TIMEOUT_MS };
-  const [watermark, health] = await Promise.all([index.watermark(), readHealth(config)]);
+  const [watermark, floor, health] = await Promise.all([index.watermark(), index.floor(), readHealth(config)]);
   const [info, buckets, dead] = await Promise.all([
-    watermark ? masterchainInfo(store, watermark, query) : null,
+    watermark ? masterchainInfo(store, watermark, floor, query) : null,
     watermark ? readIndexRates(store, watermark, RATE_WINDOW_SECONDS, RATE_BUCKET_SECONDS, query) : [],
     readDeadLetterCounts(store, watermark, query),
   ]);

@@ -39,9 +39,9 @@ export function v2Router(methods: readonly V2Method[], deps: V2Deps): express.Ro
 
   const call = async (m: V2Method, values: URLSearchParams | Map<string, string[]>, signal: AbortSignal) => {
     const params = parseValues(m.params, values);
-    const watermark = await deps.index.watermark();
+    const [watermark, floor] = await Promise.all([deps.index.watermark(), deps.index.floor()]);
     const mc = watermark?.mc_seqno ?? null;
-    const scope = { watermark: mc, query: { timeoutMs: V2_READ_TIMEOUT_MS, signal }, hot: await deps.hot?.at(mc) };
+    const scope = { watermark: mc, floor: floor ?? 0, query: { timeoutMs: V2_READ_TIMEOUT_MS, signal }, hot: await deps.hot?.at(mc) };
     return m.handle({ params, store: deps.store, scope, lite: deps.lite, testnet: deps.testnet });
   };
 

@@ -103,10 +103,10 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
   const lite = deps.lite ?? noLiteserver();
   return async (req, res) => {
     res.locals.route = `/api/v3${endpoint.path}`;
-    const [watermark, traces] = await Promise.all([deps.index.watermark(), deps.index.traces()]);
+    const [watermark, traces, floor] = await Promise.all([deps.index.watermark(), deps.index.traces(), deps.index.floor()]);
     indexHeaders(res, watermark, traces, now());
     const mc = watermark?.mc_seqno ?? null;
-    const sharedKey = shared && req.method === 'GET' ? sharedRequestKey(req, traces) : undefined;
+    const sharedKey = shared && req.method === 'GET' ? sharedRequestKey(req, traces, floor) : undefined;
     // The same request text parses to the same parameters: an answer already made for it is sent as is.
     const ready = sharedKey === undefined ? undefined : shared?.settled(mc, sharedKey);
     if (ready !== undefined) {
@@ -121,7 +121,7 @@ export function endpointHandler(endpoint: Endpoint, deps: V3Deps): (req: Request
     const { signal } = deadline;
     try {
       const hot = await deps.hot?.at(mc);
-      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, traces: traces?.mc_seqno ?? null, query, hot }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
+      const answer = (query: ReadScope['query']) => endpoint.handle({ params, settings, scope: { watermark: mc, floor: floor ?? 0, traces: traces?.mc_seqno ?? null, query, hot }, watermark, store: deps.store, testnet: deps.testnet, lite, pending: deps.pending });
       if (shared && sharedKey !== undefined && (endpoint.sharedPerWatermark === true || (endpoint.sharedPerWatermark as (p: unknown) => boolean)(params))) {
         // Computed under the longest deadline (no one request's abort), awaited under this one's;
         // serialized once for every request it answers.
@@ -148,12 +148,12 @@ const ANSWER_HEADERS = ['x-strict-params', ...(['x_no_address_book', 'x_no_metad
  * traces watermark. The API key and the timeout do not change an answer: they are only checked, as
  * parseRequest checks them (a bad one is the same 422).
  */
-function sharedRequestKey(req: Request, traces: TracesWatermark | null): string {
+function sharedRequestKey(req: Request, traces: TracesWatermark | null, floor: number | null): string {
   for (const name of ['api_key', 'x_timeout'] as const) {
     const h = req.headers[SETTING_HEADERS[name].toLowerCase()];
     if (typeof h === 'string' && h !== '') SETTINGS[name].read([h], SETTING_HEADERS[name]);
   }
-  return [traces?.mc_seqno ?? '', req.originalUrl, ...ANSWER_HEADERS.map((h) => String(req.headers[h] ?? ''))].join('\n');
+  return [traces?.mc_seqno ?? '', floor ?? '', req.originalUrl, ...ANSWER_HEADERS.map((h) => String(req.headers[h] ?? ''))].join('\n');
 }
 
 /** A POST request's values: the body's fields, and the settings (x_timeout, ...) also from the query. */

@@ -7,7 +7,7 @@ import { ref } from '../../http/schema-kit.js';
 import { BlocksResponse, MasterchainInfo } from './schemas.js';
 import { toV3Block } from './objects.js';
 
-/** GET /masterchainInfo: `last` is the watermark's block (blocks above it may lack records), `first` the oldest. */
+/** GET /masterchainInfo: `last` is the watermark's block (blocks above it may lack records), `first` the history floor's (below it a backfill may be writing). */
 export const masterchainInfoEndpoint = defineEndpoint({
   path: '/masterchainInfo',
   operationId: 'getMasterchainInfo',
@@ -18,7 +18,7 @@ export const masterchainInfoEndpoint = defineEndpoint({
   response: ref(MasterchainInfo),
   notFound: 'masterchain info not found: no masterchain block indexed yet',
   async handle({ watermark, store, scope }) {
-    const info = watermark && (await masterchainInfo(store, watermark, scope.query));
+    const info = watermark && (await masterchainInfo(store, watermark, scope.floor ?? null, scope.query));
     if (!info) throw new HttpError(404, 'masterchain info not found: no masterchain block indexed yet');
     return { last: toV3Block(info.last), first: toV3Block(info.first) };
   },
