@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, type Cell, Dictionary } from '@ton/core';
 import { readJettonMasterData, readNftCollectionData, readNftItemData } from '@tonstream/contracts';
-import { createStore, migrate, readMetadataEntries, saveWatermark, type MetadataEntry, type Store } from '@tonstream/store';
+import { createStore, migrate, readMetadataEntries, saveHistoryFloor, saveWatermark, type MetadataEntry, type Store } from '@tonstream/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ApiUnderTest, okJson, startApi } from './api-server.js';
 import { HUGE_BYTES, type MetadataServer, startMetadataServer } from '../support/metadata-server.js';
@@ -236,6 +236,50 @@ describe('metadata worker with a local metadata host', () => {
     await new Promise((r) => setTimeout(r, 1_000)); // a few polls of the restarted worker
     expect({ good: host.hits('/good.json'), slow: host.hits('/slow.json'), huge: host.hits('/huge.json') }).toEqual(before);
     expect(await health()).toEqual(expect.objectContaining({ status: 'ok' }));
+  });
+});
+
+describe('metadata worker and a backfill', () => {
+  // Runs after the suite above has stopped its worker: a worker of its own over a database of its own.
+  let api: ApiUnderTest;
+  let host: MetadataServer;
+  let worker: ServiceProcess | undefined;
+
+  beforeAll(async () => {
+    host = await startMetadataServer({ '/recent.json': GOOD, '/backfilled.json': SEMI });
+    api = await startApi(CLICKHOUSE_URL, `${database}_history`);
+    await api.store.insert('jetton_masters', [masterRow(newAddress(), offChain(`${host.base}/recent.json`), 20)]);
+    await saveWatermark(api.store, { mc_seqno: 20, gen_utime: Math.floor(Date.now() / 1000) });
+    await saveHistoryFloor(api.store, 10);
+    worker = startService('metadata', {
+      CLICKHOUSE_URL, CLICKHOUSE_DATABASE: `${database}_history`, METRICS_PORT: String(await freePort()), METADATA_POLL_INTERVAL_MS: '200', METADATA_HOST_RATE: '100',
+      // The metadata host is on 127.0.0.1: allowed as the gateway's origin only.
+      METADATA_IPFS_GATEWAY: `${host.base}/gateway/ipfs/`, METADATA_DANGEROUSLY_ALLOW_PRIVATE_GATEWAY: 'true',
+    }, logDir);
+    await worker.waitFor(/metadata worker started/, 30_000);
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await host?.close();
+    await api?.stop();
+  });
+
+  it('a token first seen in a backfilled range is fetched once the history floor moves below it', async () => {
+    const outcome = (uri: string) => eventually(`an outcome for ${uri}`, async () => {
+      const e = (await readMetadataEntries(api.store, [uri])).get(uri);
+      return e && e.status === 'ok' ? e : undefined;
+    }, 20_000, 100);
+    await outcome(`${host.base}/recent.json`);
+    // A backfill lane writes below the floor: the worker's forward scan is past it already.
+    const uri = `${host.base}/backfilled.json`;
+    await api.store.insert('jetton_masters', [masterRow(newAddress(), offChain(uri), 5)]);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await readMetadataEntries(api.store, [uri])).get(uri), 'not while below the floor').toBeUndefined();
+    expect(host.hits('/backfilled.json')).toBe(0);
+    await saveHistoryFloor(api.store, 1);
+    expect(JSON.parse((await outcome(uri)).content)).toEqual(SEMI);
+    expect(host.hits('/backfilled.json')).toBe(1);
   });
 });
 

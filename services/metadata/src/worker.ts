@@ -1,6 +1,6 @@
 import { rethrowBugs } from '@tonstream/errors';
 import type { HealthStatus, Logger } from '@tonstream/runtime';
-import { addPendingUris, readMetadataCursor, readTokenUris, readUnresolvedMetadata, readWatermark, saveMetadataCursor, writeMetadataEntries, type MetadataEntry, type Store } from '@tonstream/store';
+import { addPendingUris, readHistoryFloor, readMetadataCursor, readTokenUris, readUnresolvedMetadata, readWatermark, saveMetadataCursor, writeMetadataEntries, type MetadataEntry, type Store } from '@tonstream/store';
 import { retryDelayMs } from './backoff.js';
 import type { MetadataConfig } from './config.js';
 import { fetchJson, type FetchResult } from './fetch-json.js';
@@ -17,6 +17,12 @@ const FLUSH_INTERVAL_MS = 250;
 const FLUSH_ROWS = 500;
 /** Name of the discovery cursor in token_metadata_progress. */
 export const CURSOR_NAME = 'discovery';
+/**
+ * Name of the history cursor: the history floor down to which token states have been scanned. A
+ * backfill writes below the floor and lowers it when a range is complete (packages/store history.ts):
+ * the seqnos it opens are scanned then.
+ */
+export const HISTORY_CURSOR_NAME = 'history';
 
 export type WorkerConfig = Pick<MetadataConfig, 'ipfsGateway' | 'timeoutMs' | 'maxBytes' | 'maxRedirects' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs' | 'hostRate' | 'concurrency' | 'pollIntervalMs' | 'scanSeqnos' | 'maxUnflushed' | 'dangerouslyAllowPrivateGateway'>;
 export type MetadataWorkerDeps = { store: Store; config: WorkerConfig; metrics: MetadataMetrics; logger: Logger };
@@ -42,6 +48,7 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
   let flushing: Promise<void> | null = null;
   const privateOrigin = config.dangerouslyAllowPrivateGateway ? new URL(config.ipfsGateway).origin : undefined;
   let cursor: number | null = null;
+  let historyCursor: number | null = null;
   let storeMayHaveMore = true;
   let storeError: string | null = null;
   let running = false;
@@ -83,6 +90,27 @@ export function createMetadataWorker(deps: MetadataWorkerDeps): MetadataWorker {
       await saveMetadataCursor(store, CURSOR_NAME, upTo);
       cursor = upTo;
       metrics.cursor.set(cursor);
+      dispatch();
+    }
+    await discoverHistory();
+  }
+
+  /** Scans down from the history cursor to the floor, a window at a time (the forward scan never looks below its cursor). */
+  async function discoverHistory(): Promise<void> {
+    const floor = await readHistoryFloor(store);
+    if (floor === null) return;
+    if (historyCursor === null) {
+      // 0: never saved. The forward scan covered what was stored when it began; history begins at the floor then.
+      historyCursor = (await readMetadataCursor(store, HISTORY_CURSOR_NAME)) || floor;
+      await saveMetadataCursor(store, HISTORY_CURSOR_NAME, historyCursor);
+    }
+    while (running && floor < historyCursor) {
+      const from = Math.max(floor, historyCursor - config.scanSeqnos);
+      const fresh = await addPendingUris(store, await readTokenUris(store, from - 1, historyCursor - 1));
+      for (const uri of fresh) if (!enqueue(uri, { attempts: 0, dueAt: 0 })) storeMayHaveMore = true;
+      metrics.discovered.inc(fresh.length);
+      await saveMetadataCursor(store, HISTORY_CURSOR_NAME, from);
+      historyCursor = from;
       dispatch();
     }
   }
