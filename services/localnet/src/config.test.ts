@@ -9,6 +9,8 @@ describe('loadLocalnetConfig()', () => {
       port: 46732,
       roundMs: 1000,
       shards: 2,
+      keepRounds: 256,
+      keepStateRounds: 32,
       seed: 'tonstream',
       trafficRate: 20,
       trafficWallets: 0,
@@ -16,6 +18,7 @@ describe('loadLocalnetConfig()', () => {
       globalConfigPath: '.local/localnet/global.config.json',
       advertisedHost: '',
       ledgerPath: '',
+      ledgerAccounts: false,
       stopAtSeqno: 0,
       metricsHost: '127.0.0.1',
       metricsPort: 9104,
@@ -26,10 +29,10 @@ describe('loadLocalnetConfig()', () => {
 
   it('reads variables and --reset', () => {
     const c = loadLocalnetConfig(
-      { LOCALNET_PORT: '0', LOCALNET_SHARDS: '4', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_STATE_DIR: '/tmp/x', LOCALNET_GLOBAL_CONFIG: '/etc/ton.json', LOCALNET_STOP_AT_SEQNO: '50', LOCALNET_ADVERTISED_HOST: '10.0.0.2' },
+      { LOCALNET_PORT: '0', LOCALNET_SHARDS: '4', LOCALNET_TRAFFIC_RATE: '0', LOCALNET_STATE_DIR: '/tmp/x', LOCALNET_GLOBAL_CONFIG: '/etc/ton.json', LOCALNET_STOP_AT_SEQNO: '50', LOCALNET_ADVERTISED_HOST: '10.0.0.2', LOCALNET_KEEP_ROUNDS: '1000', LOCALNET_KEEP_STATE_ROUNDS: '1000' },
       ['--reset'],
     );
-    expect([c.port, c.shards, c.trafficRate, c.stateDir, c.globalConfigPath, c.reset, c.stopAtSeqno, c.advertisedHost]).toEqual([0, 4, 0, '/tmp/x', '/etc/ton.json', true, 50, '10.0.0.2']);
+    expect([c.port, c.shards, c.trafficRate, c.stateDir, c.globalConfigPath, c.reset, c.stopAtSeqno, c.advertisedHost, c.keepRounds, c.keepStateRounds]).toEqual([0, 4, 0, '/tmp/x', '/etc/ton.json', true, 50, '10.0.0.2', 1000, 1000]);
   });
 
   it('reports every bad variable and unknown argument together, naming value and what is accepted', () => {

@@ -49,6 +49,8 @@ export const LOCALNET_CONFIG = {
   port: int('LOCALNET_PORT', 'liteserver TCP port; `0` picks a free one (the global config tells which)', 46732, { min: 0, max: 65535 }),
   roundMs: int('LOCALNET_ROUND_MS', 'milliseconds between rounds of a new chain (its gen_utime advances with it); a restored chain keeps its own', 1000, { min: 10, max: 3_600_000 }),
   shards: shardCount('LOCALNET_SHARDS', 'basechain shards of a new chain', 2),
+  keepRounds: int('LOCALNET_KEEP_ROUNDS', 'rounds of blocks and transactions a new chain keeps and serves (older ones answer 651, as from a liteserver that garbage-collected them); raise it to backfill a longer chain from 1, as from an archive node', 256, { min: 1, max: 1_000_000 }),
+  keepStateRounds: int('LOCALNET_KEEP_STATE_ROUNDS', 'rounds of account states a new chain keeps for getAccountState at a block (states carry code, so fewer than blocks; older ones answer as garbage-collected)', 32, { min: 1, max: 1_000_000 }),
   seed: str('LOCALNET_SEED', 'seed of a new chain (zero state, block random seeds) and of its traffic (keys, choices)', 'tonstream'),
   trafficRate: int('LOCALNET_TRAFFIC_RATE', 'wallet actions the traffic generator starts per round; `0`: no traffic', 20, { min: 0, max: 10_000 }),
   trafficWallets: int('LOCALNET_TRAFFIC_WALLETS', 'genesis wallets the traffic spreads its actions over; `0`: 1.5 x the rate, at least 8 (more wallets: more distinct accounts, each less busy)', 0, { min: 0, max: 100_000 }),

@@ -120,7 +120,7 @@ async function openChain(config: LocalnetConfig, stateFile: (name: string) => st
     return { chain, identity };
   }
   const reason = config.reset ? '--reset' : !existsSync(snapshotPath) ? 'no snapshot' : `no ${STATE_FILES.chain}`;
-  const chain = await createChain({ seed: config.seed, roundMs: config.roundMs, shards: config.shards, logger: chainLogger });
+  const chain = await createChain({ seed: config.seed, roundMs: config.roundMs, shards: config.shards, historyRounds: config.keepRounds, stateHistoryRounds: config.keepStateRounds, logger: chainLogger });
   const created: ChainIdentity = { seed: config.seed, createdAt: new Date().toISOString() };
   // Identity last: a crash in between leaves no identity, so the next start makes a new chain again.
   rmSync(identityPath, { force: true });
