@@ -12,7 +12,7 @@ const ssr = { resolve: { conditions: ['tonstream-source', 'node'] } };
 /** Suites that run the local network and most of the pipeline as processes (test/README.md). */
 const E2E = [
   'contracts-localnet', 'history-backfill', 'lease-fetcher', 'lease-tracer', 'ops-stack', 'pending-e2e', 'pipeline-e2e', 'streaming', 'streaming-jetton', 'streaming-metadata',
-  'state-bootstrap-e2e', 'streaming-watermark', 'tokens-localnet', 'tracer-actions-e2e', 'tracer-e2e', 'tracer-gives-up',
+  'state-bootstrap-e2e', 'state-bootstrap-index-start', 'streaming-watermark', 'tokens-localnet', 'tracer-actions-e2e', 'tracer-e2e', 'tracer-gives-up',
 ].map((name) => `test/integration/${name}.test.ts`);
 /** Suites that hold tonstream to an outside judge: toncenter's clients, its OpenAPI document, a browser, a current ClickHouse. */
 /**

@@ -118,7 +118,7 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
   const rules = loadAlertRules();
   const readme = readFileSync(join(DEPLOY, 'README.md'), 'utf8');
 
-  it('are the seven alerts of issue 15 and the three of issue 23, each with a runbook entry in deploy/README.md', () => {
+  it('are the seven alerts of issue 15, the three of issue 23 and the one of issue 29, each with a runbook entry in deploy/README.md', () => {
     expect(rules.map((r) => r.alert)).toEqual([
       'TonstreamIndexerStalled',
       'TonstreamIndexLagHigh',
@@ -130,6 +130,7 @@ describe('alert rules (deploy/prometheus/alerts.yml)', () => {
       'TonstreamServiceUnhealthy',
       'TonstreamServiceDegraded',
       'TonstreamPendingPublishDown',
+      'TonstreamHistoryHoles',
     ]);
     for (const r of rules) {
       expect(r.annotations?.runbook, r.alert).toBe(`deploy/README.md#${r.alert.toLowerCase()}`);

@@ -7,7 +7,7 @@
  * watermark counts them) and their traces stored. A range's gap check reads its receipts: the seqnos
  * that are not whole are its holes, reported and fetched again by the backfill.
  */
-import type { Store } from './client.js';
+import type { QueryOptions, Store } from './client.js';
 import { type BlockProgress, incompleteness, readProgress } from './index-progress.js';
 
 /** The completeness record of one backfilled range [from_seqno .. to_seqno]. */
@@ -73,12 +73,13 @@ export async function saveRangeCheck(store: Store, range: HistoryRange): Promise
 }
 
 /** The newest completeness record of every range checked. */
-export async function readHistoryRanges(store: Store): Promise<HistoryRange[]> {
+export async function readHistoryRanges(store: Store, query?: QueryOptions): Promise<HistoryRange[]> {
   // Aliases differ from the columns: 18.16 would read a column's name as the aggregate of that alias.
   const rows = await store.query<{ from_seqno: number; to_seqno: number; n_mc: number; n_blocks: number; n_tx: string; gaps: number[]; done: number; newest: string }>(
     `SELECT from_seqno, to_seqno, argMax(mc_blocks, checked_ms) AS n_mc, argMax(blocks, checked_ms) AS n_blocks,
        argMax(transactions, checked_ms) AS n_tx, argMax(holes, checked_ms) AS gaps, argMax(traced, checked_ms) AS done, max(checked_ms) AS newest
      FROM ${store.database}.history_ranges GROUP BY from_seqno, to_seqno ORDER BY from_seqno, to_seqno`,
+    query,
   );
   return rows.map((r) => ({
     from_seqno: Number(r.from_seqno),

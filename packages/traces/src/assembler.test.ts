@@ -120,6 +120,15 @@ describe('trace roots and bounds', () => {
     expect(state.traces.size + state.edges.size).toBe(0);
   });
 
+  it('after the last block of a history lane every pending trace is published incomplete', () => {
+    const state = emptyState();
+    const root = tx(7, 50, { hash: h(107), source: null, destination: acc(7) }, [{ hash: h(108), destination: acc(8) }]);
+    expect(assembleMasterchainBlock(state, 1, [root]).finished).toEqual([]);
+    const last = assembleMasterchainBlock(state, 2, [], { last: true });
+    expect(last.finished.map((f) => f.record)).toMatchObject([{ trace_id: h(7), is_incomplete: true, trace_info: { trace_state: 'pending', pending_messages: 1 } }]);
+    expect(state.traces.size + state.edges.size).toBe(0);
+  });
+
   it('a trace given up on drops its undelivered messages; a late delivery roots a broken trace', () => {
     const state = emptyState();
     const root = tx(5, 30, { hash: h(105), source: null, destination: acc(5) }, [{ hash: h(106), destination: acc(6) }]);

@@ -30,6 +30,8 @@ export type BackfillOptions = {
   refetchRounds?: number;
   /** Progress line interval (ms). @default 10000 */
   progressMs?: number;
+  /** Aborted: every lane's processes are stopped and the backfill rejects (a later run resumes). */
+  signal?: AbortSignal;
 };
 
 export type LaneResult = HistoryRange & { seconds: number; restarts: Record<string, number>; skipped: boolean };
@@ -98,10 +100,15 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillResult> {
       return { ...record, seconds: 0, restarts: {}, skipped: true };
     }
     const procs = startLane({ lane, overlap: o.overlap, root: o.root, logDir: o.logDir, env: o.env, logger: o.logger });
+    const aborted = new Promise<never>((_, reject) => {
+      if (o.signal?.aborted) reject(new Error('backfill stopped'));
+      o.signal?.addEventListener('abort', () => reject(new Error('backfill stopped')), { once: true });
+    });
+    aborted.catch(() => {});
     try {
-      await procs.finished;
+      await Promise.race([procs.finished, aborted]);
       const drained = async () => {
-        while ((await laneBacklog(o.admin, lane.prefix)) > 0) await sleep(POLL_MS);
+        while ((await laneBacklog(o.admin, lane.prefix)) > 0) await Promise.race([sleep(POLL_MS), aborted]);
       };
       await drained();
       let check = await readRangeCheck(o.store, lane.from, lane.to);
@@ -123,7 +130,11 @@ export async function runBackfill(o: BackfillOptions): Promise<BackfillResult> {
   };
 
   try {
-    const results = await Promise.all(lanes.map(runLane));
+    // Settled, not all: a lane that fails (or a stop) rejects only after every lane has stopped its processes.
+    const settled = await Promise.allSettled(lanes.map(runLane));
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    const results = settled.map((r) => (r as PromiseFulfilledResult<LaneResult>).value);
     await moveFloor();
     return { lanes: results, floor: await readHistoryFloor(o.store), seconds: (Date.now() - started) / 1000 };
   } finally {

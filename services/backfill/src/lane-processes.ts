@@ -46,8 +46,8 @@ function laneEnv(service: LaneService, o: LaneOptions, range?: { from: number; t
       return { ...common, FETCHER_FROM_SEQNO: String(r.from), FETCHER_TO_SEQNO: String(r.to) };
     }
     case 'writer':
-      // The hot tier holds the newest facts, which a backfill never writes.
-      return { ...common, HOT_TIER: 'off' };
+      // The hot tier holds the newest facts, which a backfill never writes; the live writers keep the watermarks.
+      return { ...common, HOT_TIER: 'off', WRITER_WATERMARKS: 'off' };
     case 'tracer':
       return { ...common, TRACER_LANE: `${o.lane.from}..${o.lane.to}`, TRACER_LANE_OVERLAP: String(o.overlap) };
     default:

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createKafka } from '@tonstream/bus';
 import { clickhouseFields, clickhouseOptions, ConfigError, createLogger, kafkaFields, loadConfig, logFields } from '@tonstream/runtime';
-import { createStore, readHistoryFloor } from '@tonstream/store';
+import { createStore, migrate, readHistoryFloor } from '@tonstream/store';
 import { runBackfill } from './backfill.js';
 
 const USAGE = 'usage: npm run backfill -- [--from A] [--to B] [--lanes N] [--overlap K] [--log-dir DIR]';
@@ -59,8 +59,20 @@ async function main(): Promise<number> {
       console.error(`${err.message}\n${USAGE}`);
       return 2;
     }
+    // The index's schema (its writer made it; a backfill into a new database makes it here).
+    await migrate(store);
     await admin.connect();
-    const result = await runBackfill({ from, to, lanes, overlap, basePrefix: config.topicPrefix, store, admin, root: ROOT, logDir: args['log-dir'] ?? '.local/backfill', env: process.env, logger });
+    // A stop signal stops every lane's processes; a later run with the same range resumes.
+    const stop = new AbortController();
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
+    let result;
+    try {
+      result = await runBackfill({ from, to, lanes, overlap, basePrefix: config.topicPrefix, store, admin, root: ROOT, logDir: args['log-dir'] ?? '.local/backfill', env: process.env, logger, signal: stop.signal });
+    } catch (err) {
+      if (!stop.signal.aborted) throw err;
+      logger.info('backfill stopped: its lanes resume when it is started again with the same range');
+      return 143;
+    }
     const transactions = result.lanes.reduce((n, l) => n + l.transactions, 0);
     const holes = result.lanes.flatMap((l) => l.holes);
     console.log(JSON.stringify({ from, to, lanes: result.lanes.length, seconds: result.seconds, transactions, tx_per_s: Math.round(transactions / result.seconds), floor: result.floor, holes, lane_results: result.lanes.map((l) => ({ from: l.from_seqno, to: l.to_seqno, transactions: l.transactions, seconds: l.seconds, restarts: l.restarts, skipped: l.skipped })) }));

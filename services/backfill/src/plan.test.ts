@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runsOf } from './backfill.js';
 import { splitRange } from './plan.js';
 
 describe('splitRange()', () => {
@@ -10,5 +11,12 @@ describe('splitRange()', () => {
   it('makes no more lanes than seqnos, and refuses an empty range', () => {
     expect(splitRange(7, 8, 4, '').map((l) => [l.from, l.to])).toEqual([[7, 7], [8, 8]]);
     expect(() => splitRange(9, 8, 2, '')).toThrow('bad range 9..8');
+  });
+});
+
+describe('runsOf()', () => {
+  it('groups seqnos into contiguous runs, in order', () => {
+    expect(runsOf([9, 3, 5, 4])).toEqual([[3, 5], [9, 9]]);
+    expect(runsOf([])).toEqual([]);
   });
 });

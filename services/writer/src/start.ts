@@ -27,6 +27,7 @@ export async function startWriter(config: WriterConfig, ctx: ServiceContext): Pr
     flushMs: config.flushMs,
     partitions: config.kafkaPartitions,
     hot,
+    keepWatermarks: config.watermarks === 'on',
   });
   ctx.health(() => writer.health());
 

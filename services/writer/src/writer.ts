@@ -49,6 +49,12 @@ export type WriterDeps = {
   maxMessageBytes?: number;
   /** The hot tier, written with every batch before its receipts (a failed write is recorded as a break: hot/gate.ts). */
   hot?: HotTier;
+  /**
+   * Keep the index's watermarks (WRITER_WATERMARKS). Off for a history lane's writer: it stores rows and
+   * receipts below the live index, whose writers keep the watermarks; the backfill checks its ranges.
+   * @default true
+   */
+  keepWatermarks?: boolean;
 };
 
 export type Writer = {
@@ -218,8 +224,10 @@ export function createWriter(deps: WriterDeps): Writer {
       if (health.status !== 'error') health = { status: 'ok', reasons: [] };
       for (const [table, n] of Object.entries(result.byTable)) if (n > 0) metrics.rows.inc({ table }, n);
       rowsSinceProgress += result.rows;
-      watermark.poke();
-      if (pending.batch.traceReceipts.length > 0) tracesWatermark.poke();
+      if (deps.keepWatermarks !== false) {
+        watermark.poke();
+        if (pending.batch.traceReceipts.length > 0) tracesWatermark.poke();
+      }
     } finally {
       if (counted && --retrying === 0 && !stopping) resumeAll();
     }
@@ -330,8 +338,10 @@ export function createWriter(deps: WriterDeps): Writer {
       });
       progressTimer = setInterval(progress, PROGRESS_MS);
       progressTimer.unref();
-      watermark.start();
-      tracesWatermark.start();
+      if (deps.keepWatermarks !== false) {
+        watermark.start();
+        tracesWatermark.start();
+      }
       logger.info('writer started', { group_id: groupId, topics: consumed, database: store.database });
     },
     async stop() {

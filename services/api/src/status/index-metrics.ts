@@ -10,18 +10,25 @@ import type { IndexState } from '../index-state.js';
 
 const READ_BUDGET_MS = 250;
 
-export function registerIndexMetrics(registry: Registry, index: IndexState, now: () => number = Date.now): void {
+/**
+ * `holes`: how many seqnos of backfilled ranges their newest gap check found missing (history.ts).
+ * @default none: the gauge reads 0
+ */
+export function registerIndexMetrics(registry: Registry, index: IndexState, now: () => number = Date.now, holes: () => Promise<number> = async () => 0): void {
   let last: Watermark | null = null;
+  let floor: number | null = null;
+  let holeCount = 0;
   let reachable = 0;
-  // One read at a time, shared by the three gauges (prom-client collects each one separately) and
+  // One read at a time, shared by the gauges (prom-client collects each one separately) and
   // by a later scrape while it is still running.
   let scrape: Promise<void> | undefined;
   const start = () =>
-    (scrape ??= index
-      .watermark()
+    (scrape ??= Promise.all([index.watermark(), index.floor(), holes()])
       .then(
-        (w) => {
+        ([w, f, h]) => {
           last = w;
+          floor = f;
+          holeCount = h;
           reachable = 1;
         },
         // The last known watermark stays: the index did not move while ClickHouse was away.
@@ -52,6 +59,24 @@ export function registerIndexMetrics(registry: Registry, index: IndexState, now:
     async collect() {
       await read();
       this.set(last ? Math.max(0, now() / 1000 - last.gen_utime) : NaN);
+    },
+  });
+  new Gauge({
+    name: 'tonstream_api_index_history_floor_seqno',
+    help: 'The history floor: the lowest masterchain seqno the API serves (0: no floor, every stored block up to the watermark)',
+    registers,
+    async collect() {
+      await read();
+      this.set(floor ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'tonstream_api_index_history_holes',
+    help: 'Masterchain seqnos of backfilled ranges that their newest gap check found not whole (npm run backfill refetches them; the floor stays above)',
+    registers,
+    async collect() {
+      await read();
+      this.set(holeCount);
     },
   });
   new Gauge({

@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Store } from '@tonstream/store';
+import { readHistoryRanges, type Store } from '@tonstream/store';
 import express from 'express';
 import type { Registry } from 'prom-client';
 import type { IndexState } from '../index-state.js';
@@ -28,7 +28,7 @@ const UPLOT_ASSETS: Readonly<Record<string, string>> = { 'uPlot.iife.min.js': 't
 export type StatusDeps = { store: Store; index: IndexState; registry: Registry; /** @default loadStatusConfig(process.env) */ config?: StatusConfig };
 
 export function createStatusRouter({ store, index, registry, config = loadStatusConfig() }: StatusDeps): express.Router {
-  registerIndexMetrics(registry, index);
+  registerIndexMetrics(registry, index, Date.now, async () => (await readHistoryRanges(store, { timeoutMs: 2_000 })).reduce((n, r) => n + r.holes.length, 0));
   const router = express.Router();
   const route = (path: string): express.RequestHandler => (_req, res, next) => {
     res.locals.route = path;

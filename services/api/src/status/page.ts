@@ -48,6 +48,8 @@ const SCRIPT = `(function () {
     chart('chart-tx', 'transactions/s', xs, b.map(function (x) { return x.transactions / per; }));
     text('rates-source', s.rates.source + '; ' + s.rates.bucket_seconds + ' s buckets over ' + s.rates.window_seconds / 60 + ' minutes before the watermark');
     fill('dead-letters', s.dead_letters.map(function (d) { return [d.kind, d.records, d.blocks]; }), 'none');
+    text('history-floor', s.history.floor === null ? 'no floor: every stored block up to the watermark is served' : 'served from masterchain block ' + s.history.floor);
+    fill('history', s.history.ranges.map(function (r) { return [r.from + '..' + r.to, r.mc_blocks, r.transactions, r.holes === 0 ? 'none' : r.holes + ': ' + r.first_holes.join(', ') + (r.holes > r.first_holes.length ? ', ...' : ''), time(Math.floor(r.checked_ms / 1000))]; }), 'no backfilled ranges');
     var h = s.health;
     text('health-source', h.source === 'prometheus' ? 'from Prometheus (up of each scrape target)' : 'from each service\\'s /healthcheck');
     fill('services', h.services.map(function (x) { return [x.name, x.state]; }), h.error || 'no services found');
@@ -103,6 +105,10 @@ export const STATUS_PAGE = `<!DOCTYPE html>
       <h2>Dead letters</h2>
       <table><thead><tr><td>kind</td><td>records</td><td>blocks</td></tr></thead><tbody id="dead-letters"></tbody></table>
       <p class="note">Records the writer refused, from the receipts of recent masterchain blocks. Undecodable raw blocks: the decoder's tonstream_decoder_errors_total.</p>
+      <h2>History</h2>
+      <p class="note" id="history-floor"></p>
+      <table><thead><tr><td>backfilled range</td><td>masterchain blocks</td><td>transactions</td><td>holes</td><td>checked</td></tr></thead><tbody id="history"></tbody></table>
+      <p class="note">Gap checks of npm run backfill's ranges. The floor moves below a range once it has no hole and its traces are stored; a hole is fetched again, and stays listed if it does not fill.</p>
       <h2>Services</h2>
       <p class="note" id="health-source"></p>
       <table><tbody id="services"></tbody></table>
