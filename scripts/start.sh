@@ -17,6 +17,7 @@ npx tsc -b
 declare -A PIDS=()   # name -> pid
 stopping=0
 sleeper=''
+bootstrap=''         # pid of the one-off state bootstrap, while it runs
 
 stop_all() {
   local rc=${1:-0} name pid
@@ -24,6 +25,7 @@ stop_all() {
   stopping=1
   trap '' INT TERM
   if [[ -n $sleeper ]]; then kill "$sleeper" 2>/dev/null || true; fi
+  if [[ -n $bootstrap ]]; then kill -TERM "$bootstrap" 2>/dev/null || true; fi
   for name in "${!PIDS[@]}"; do
     kill -TERM "${PIDS[$name]}" 2>/dev/null || true
   done
@@ -65,6 +67,20 @@ for main in services/*/dist/main.js; do
   echo "[$name] started (pid ${PIDS[$name]})"
 done
 
+# The state bootstrap, once, beside the services: it waits until the index has its first masterchain
+# block, then writes every account's state at that seqno (the prefunded wallets and every other account
+# without a transaction since), unless a bootstrap there finished before (a restart: nothing to do).
+# The local network keeps states for 32 rounds, so it must run now, not later. It reads the fetcher's
+# global config and does nothing if that is not the local network's: upstream liteservers refuse
+# liteServer.getState (a real network's states come from files, services/writer/README.md, "State
+# bootstrap"). Its exit stops nothing.
+if [[ -n ${PIDS[localnet]:-} && -f services/writer/dist/bootstrap-main.js ]]; then
+  setsid "${CLEAN_EXEC[@]}" node --enable-source-maps services/writer/dist/bootstrap-main.js --at-index-start </dev/null \
+    > >(trap '' INT; exec "${CLEAN_EXEC[@]}" sed -u "s/^/[bootstrap] /") 2>&1 &
+  bootstrap=$!
+  echo "[bootstrap] started (pid $bootstrap): every account's state at the seqno the index begins at, once"
+fi
+
 echo
 echo "servers:"
 services env | sed 's/^/  /'
@@ -87,8 +103,14 @@ if ((${#PIDS[@]} == 0)); then
   done
 fi
 
-# Supervise: when any service exits, report it and stop the rest.
+# Supervise: when any service exits, report it and stop the rest (the bootstrap's end is only reported).
 while true; do
+  if [[ -n $bootstrap ]] && ! kill -0 "$bootstrap" 2>/dev/null; then
+    rc=0
+    wait "$bootstrap" || rc=$?
+    if ((rc == 0)); then echo "[bootstrap] finished"; else echo "[bootstrap] failed (exit code $rc): accounts without a transaction since the index's start may be missing from v3; see its lines above"; fi
+    bootstrap=''
+  fi
   for name in "${!PIDS[@]}"; do
     if ! kill -0 "${PIDS[$name]}" 2>/dev/null; then
       rc=0

@@ -9,12 +9,28 @@ import type { Address } from '@ton/core';
 /** The ledger's lines, as the localnet service writes them (services/localnet/src/ledger.ts); stated here so the tests read the file as a client would. */
 export type LedgerTx = { hash: string; account: string; lt: string; in_msg: string | null; out_msgs: string[] };
 export type LedgerBlock = { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string; transactions: LedgerTx[] };
-export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: LedgerBlock[] };
+/** With LOCALNET_LEDGER_ACCOUNTS: an account the round changed, as it is after the round. */
+export type LedgerAccount = { address: string; status: 'active' | 'uninit' | 'frozen' | 'nonexist'; balance: string; last_trans_lt: string };
+export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: LedgerBlock[]; accounts?: LedgerAccount[] };
 
 /** Every round written so far (none before the file exists). */
 export function readLedger(path: string): LedgerRound[] {
   if (!existsSync(path)) return [];
   return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
+}
+
+/**
+ * Every account that exists after round `mcSeqno`, by address: the newest entry of each in the rounds up
+ * to it (a process's first line lists them all; LOCALNET_LEDGER_ACCOUNTS). Throws if no round up to it
+ * lists accounts.
+ */
+export function ledgerAccountsAt(rounds: LedgerRound[], mcSeqno: number): Map<string, LedgerAccount> {
+  const upTo = rounds.filter((r) => r.mc_seqno <= mcSeqno && r.accounts);
+  if (upTo.length === 0) throw new Error(`the ledger lists no accounts up to round ${mcSeqno} (LOCALNET_LEDGER_ACCOUNTS off?)`);
+  const out = new Map<string, LedgerAccount>();
+  for (const r of upTo) for (const a of r.accounts!) out.set(a.address, a);
+  for (const [address, a] of out) if (a.status === 'nonexist') out.delete(address);
+  return out;
 }
 
 /** An address as the ledger and toncenter's raw form write it: `workchain:HEX` (upper case). */

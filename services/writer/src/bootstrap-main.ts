@@ -21,7 +21,8 @@ const DEFAULT_GLOBAL_CONFIG = '.local/localnet/global.config.json';
  *   FETCHER_GLOBAL_CONFIG, else the local network's file), which must serve liteServer.getState.
  * - `--seqno S --state-file PATH…`: the shard states from files (or every file of a directory).
  * - `--at-index-start`: S is where the index began, waited for; nothing is done if a bootstrap at S
- *   finished before (what `npm start` runs beside the services).
+ *   finished before, or if the liteservers are not the local network's (what `npm start` runs beside
+ *   the services).
  * A run continues a stopped one at the same S (`--restart`: from the start). Progress on stderr, a
  * JSON summary on stdout.
  */
@@ -67,13 +68,19 @@ async function main(): Promise<number> {
   }
   const store = createStore(clickhouseOptions(config));
   let reads: LiteReads | undefined;
+  const source = args['global-config'] ?? process.env.FETCHER_GLOBAL_CONFIG ?? DEFAULT_GLOBAL_CONFIG;
+  const globalConfig = paths.length > 0 ? undefined : await loadGlobalConfig(source);
   const liteReads = async () => {
-    const source = args['global-config'] ?? process.env.FETCHER_GLOBAL_CONFIG ?? DEFAULT_GLOBAL_CONFIG;
-    const { liteservers } = await loadGlobalConfig(source);
-    reads = createLiteReads(await connectLitePool(liteservers, { timeoutMs: 60_000 }));
+    reads = createLiteReads(await connectLitePool(globalConfig!.liteservers, { timeoutMs: 60_000 }));
     return reads;
   };
   try {
+    if (atIndexStart && !globalConfig!.localnet) {
+      // Upstream liteservers refuse getState: only the local network's serve whole states.
+      console.error(`bootstrap: ${source} is not the local network's: its liteservers do not serve whole shard states; nothing to do (bootstrap from shard-state files: --seqno S --state-file)`);
+      console.log(JSON.stringify({ skipped: 'not a local network' }));
+      return 0;
+    }
     await migrate(store);
     const started = Date.now();
     let at = seqno ?? 0;
@@ -87,7 +94,18 @@ async function main(): Promise<number> {
       console.error(`bootstrap: the index began at ${at}: bootstrapping at ${at}`);
     }
     const options = { batchSize, restart: args.restart === true, onProgress: progressPrinter(), onWarning: (m: string) => console.error(`bootstrap: warning: ${m}`) };
-    const result: BootstrapResult = paths.length > 0 ? await bootstrapStateFiles(paths, store, at, options) : await bootstrapStates(await liteReads(), store, at, options);
+    let result: BootstrapResult;
+    try {
+      result = paths.length > 0 ? await bootstrapStateFiles(paths, store, at, options) : await bootstrapStates(await liteReads(), store, at, options);
+    } catch (err) {
+      if (!atIndexStart) throw err;
+      console.error(`bootstrap: no bootstrap at ${at}, where the index began: ${(err as Error).message}`);
+      console.error(
+        'bootstrap: liteservers keep states for a while only (the local network: its last 32 rounds), so this must run soon after the index starts. ' +
+          'An index begun earlier can be bootstrapped from shard-state files (--seqno S --state-file), or started anew.',
+      );
+      return 1;
+    }
     for (const s of result.skipped) console.error(`bootstrap: skipped ${s.account}: ${s.error}`);
     const seconds = (Date.now() - started) / 1000;
     console.log(JSON.stringify({ mc_seqno: result.mcSeqno, blocks: result.blocks, accounts: result.accounts, already: result.already, skipped: result.skipped.length, seconds, accounts_per_second: Math.round(result.accounts / Math.max(seconds, 0.001)) }));
