@@ -51,6 +51,8 @@ trap 'echo; echo "stopping..."; stop_all 0' INT TERM HUP
 for main in services/*/dist/main.js; do
   [[ -f $main ]] || continue
   name=$(basename "$(dirname "$(dirname "$main")")")
+  # A command, not a service: npm run backfill runs it over a range and exits.
+  [[ $name == backfill ]] && continue
   # setsid: Ctrl-C in the terminal reaches only this script, which sends each service one
   # SIGTERM (the runtime's shutdown treats a second signal as "exit now"). Output goes through
   # sed (line-buffered, ignoring SIGINT so late shutdown logs still show) for the prefix; $! is

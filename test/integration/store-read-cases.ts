@@ -23,6 +23,9 @@ import {
   masterchainBlockIndexed,
   masterchainInfo,
   type MessageFilter,
+  readHistoryFloor,
+  readHistoryRanges,
+  readRangeCheck,
   type MessageOrder,
   type NftItemFilter,
   readAccountStates,
@@ -221,6 +224,9 @@ export async function load(...stores: Store[]): Promise<Loaded> {
 // The reads: every exported read function, each filter, order, direction and page variant.
 
 export const READS = {
+  readHistoryFloor,
+  readHistoryRanges,
+  readRangeCheck,
   readCodeHashes,
   readAccountStates,
   readAccountStatesByHash,
@@ -366,14 +372,15 @@ export function readCases(data: Loaded): Cases {
       // The newer state of the active account is above the watermark.
       { args: [scope, [{ account: fixtureOf('active').account, hash: data.states.at(-1)!.account_state_hash, lt: data.states.at(-1)!.last_trans_lt, tx: data.states.at(-1)!.last_trans_hash }]], empty: true },
     ],
-    readTopBalances: [{ args: [scope, { limit: 10, offset: 0 }] }, { args: [plain, { limit: 2, offset: 1 }] }],
+    readTopBalances: [{ args: [scope, { limit: 10, offset: 0 }] }, { args: [plain, { limit: 2, offset: 1 }] }, { args: [{ ...scope, floor: data.localnet.mcSeqnos[2] }, { limit: 10, offset: 0 }] }],
     readBlocks: [
       ...Object.values(blockFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'gen_utime' as const }] as ArgsOf<typeof readBlocks> })),
       ...blockPages.map((p) => ({ args: [scope, {}, p] as ArgsOf<typeof readBlocks> })),
       { args: [scope, { mcSeqno: WATERMARK }, { limit: 1000, offset: 0, sort: 'asc', order: 'id' }] },
       { args: [scope, { mcSeqno: MC.c }, { limit: 10, offset: 0, sort: 'asc', order: 'id' }], empty: true },
     ],
-    masterchainInfo: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, null, { timeoutMs: 3000 }] }],
+    // Without a history floor (its oldest stored block), and with one.
+    masterchainInfo: [{ args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, null, { timeoutMs: 3000 }] }, { args: [{ mc_seqno: WATERMARK, gen_utime: 1700000002 }, data.localnet.mcSeqnos[2], { timeoutMs: 3000 }] }],
     masterchainBlockIndexed: [{ args: [scope, MC.a] }, { args: [scope, MC.b] }, { args: [scope, MC.a + 1] as ArgsOf<typeof masterchainBlockIndexed>, empty: true }],
     readMessages: [
       ...Object.values(messageFilters).map((filter) => ({ args: [scope, filter, { ...page, sort: 'desc' as const, order: 'lt' as const }] as ArgsOf<typeof readMessages> })),
@@ -392,7 +399,12 @@ export function readCases(data: Loaded): Cases {
       { args: [scope, { message: { hashes: [internal.hash], direction: 'out' } }, { ...page, sort: 'asc', order: 'lt' }] },
       { args: [scope, { message: { bodyHash: internal.message_content.hash, opcode, direction: 'in' } }, { ...page, sort: 'asc', order: 'lt' }] },
       { args: [scope, { startUtime: tx.now, endUtime: tx.now + 60 }, { ...page, sort: 'asc', order: 'now' }] },
+      // Below a history floor nothing is served.
+      { args: [{ ...scope, floor: data.localnet.mcSeqnos[2] }, {}, { ...page, sort: 'asc', order: 'lt' }] },
     ],
+    readHistoryFloor: [{ args: [], empty: true }],
+    readHistoryRanges: [{ args: [], empty: true }],
+    readRangeCheck: [{ args: [data.localnet.mcSeqnos[0], WATERMARK] }],
     // Rows as stored before migration 18 too: messages by hash, BoCs in transaction_bocs.
     readTransactionMessages: [{ args: [scope, someTxs] }, { args: [scope, someTxs.map(transactionRow)] }],
     readTransactionBocs: [{ args: [scope, someTxs] }, { args: [scope, someTxs.map(({ boc: _boc, ...t }) => t)], empty: true }],
@@ -488,6 +500,7 @@ function traceCases(data: Loaded, scope: ReadScope, mainnetTxs: TransactionRow[]
       T(scope, { traceIds: allTraces, account: busy, startLt: BigInt(trace.start_lt), endUtime: trace.end_utime + 60 }, { ...page, sort: 'asc', order: 'utime' }),
       T(scope, { account: busy, startUtime: trace.start_utime, endUtime: trace.end_utime + 60 }, { ...page, order: 'utime' }),
       T(early, {}, page),
+      T({ ...scope, floor: mcSeqnos[2] }, {}, page),
       // The traces watermark below the index's bounds them the same way.
       T({ ...scope, traces: early.watermark }, {}, page),
       T(later, {}, { ...page, limit: 30 }),

@@ -59,7 +59,7 @@ function laneEnv(service: LaneService, o: LaneOptions, range?: { from: number; t
 function stopLeftovers(pidFile: string, logger: Logger): void {
   if (!existsSync(pidFile)) return;
   for (const pid of readFileSync(pidFile, 'utf8').split('\n').map((line) => Number(line.split(' ')[1])).filter((n) => n > 0)) {
-    let cmdline = '';
+    let cmdline: string;
     try {
       cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {

@@ -1,6 +1,6 @@
 import type { Store } from '../client.js';
 import { readHotDnsCandidates } from '../hot/facts.js';
-import { str, strList, strPairList, uint } from '../sql.js';
+import { str, strList, strPairList } from '../sql.js';
 import { askHotTier, type Page, pointRead, type ReadScope, servedSeqnos, sqlDirection, sqlPage, sqlWhere } from './scope.js';
 
 /*

@@ -70,7 +70,6 @@ export async function readJettonWallets(store: Store, scope: ReadScope, f: Jetto
 export async function readJettonHolders(store: Store, scope: ReadScope, jetton: string, page: Page, excludeZero = false): Promise<Row[]> {
   if (scope.watermark === null) return [];
   const db = store.database;
-  const w = scope.watermark;
   // Bucket 100 holds exactly the zero balances (balanceBucket).
   const prefix = [`jetton_hash = cityHash64(${str(jetton)})`, ...(excludeZero ? ['bucket != 100'] : [])];
   const dir = sqlDirection(page.sort);
