@@ -16,7 +16,8 @@ const ROOT = join(import.meta.dirname, '..', '..');
 let stack: LocalStack;
 
 beforeAll(async () => {
-  stack = await startLocalStack({ name: 'bootstrap-e2e', roundMs: 1000 });
+  // States of every round kept (an archive node's): a loaded machine must not make block S's states gone before the bootstrap reads them.
+  stack = await startLocalStack({ name: 'bootstrap-e2e', roundMs: 1000, localnetEnv: { LOCALNET_KEEP_STATE_ROUNDS: '100000' } });
 }, 180_000);
 
 afterAll(async () => {

@@ -26,6 +26,8 @@ export type LocalStackOptions = {
   roundMs?: number;
   /** Extra environment of the emulator (e.g. EMULATOR_TTL_MS). */
   emulatorEnv?: Record<string, string>;
+  /** Extra environment of the localnet (e.g. LOCALNET_KEEP_STATE_ROUNDS). */
+  localnetEnv?: Record<string, string>;
 };
 
 export type PlacedTx = LedgerTx & { mc_seqno: number; shard: string };
@@ -117,7 +119,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   try {
     const roundMs = String(options.roundMs ?? 1000);
-    await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: roundMs, LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `${options.name}-${run}`, LOCALNET_LEDGER: ledgerPath }, ['--reset']);
+    await start('localnet', { LOCALNET_PORT: String(await freePort()), LOCALNET_STATE_DIR: join(dir, 'localnet'), LOCALNET_ROUND_MS: roundMs, LOCALNET_TRAFFIC_RATE: '0', LOCALNET_SEED: `${options.name}-${run}`, LOCALNET_LEDGER: ledgerPath, ...options.localnetEnv }, ['--reset']);
     await procs.localnet.waitFor(/localnet serving/);
     await start('writer');
     await procs.writer.waitFor(/writer started/);
