@@ -156,6 +156,15 @@ CREATE TABLE {database}.blocks_by_mc_seqno (
   seqno UInt32
 ) ENGINE = ReplacingMergeTree ORDER BY (mc_block_seqno, workchain, shard, seqno) SETTINGS index_granularity = 8192;
 
+CREATE TABLE {database}.bootstrap_progress (
+  mc_seqno UInt32,
+  part String,
+  accounts UInt64,
+  last_account String,
+  done UInt8,
+  updated_ms UInt64
+) ENGINE = ReplacingMergeTree(updated_ms) ORDER BY (mc_seqno, part) SETTINGS index_granularity = 8192;
+
 CREATE TABLE {database}.contract_interfaces (
   code_hash String,
   interfaces Array(String),

@@ -7,9 +7,7 @@
  * above it), `done` once the part is whole; and a row with part `*` once every part at that
  * masterchain seqno is (what `--at-index-start` looks for). The newest row of a part counts.
  *
- * The bootstrap makes the table itself: it is the bootstrap's bookkeeping, not the index's schema
- * (no read of the API touches it). On a cluster it is held whole by every node, as the index's
- * other control tables (receipts, watermarks).
+ * The table is migration 22 of @tonstream/store (a control table: on a cluster every node holds it whole).
  */
 import type { Store } from '@tonstream/store';
 
@@ -24,19 +22,6 @@ export type PartProgress = {
   lastAccount: string;
   done: boolean;
 };
-
-export async function ensureProgressTable(store: Store): Promise<void> {
-  const db = store.database;
-  const columns = 'mc_seqno UInt32, part String, accounts UInt64, last_account String, done UInt8, updated_ms UInt64';
-  const order = 'ORDER BY (mc_seqno, part)';
-  if (store.cluster) {
-    await store.command(
-      `CREATE TABLE IF NOT EXISTS ${db}.${TABLE} ON CLUSTER ${store.cluster} (${columns}) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/tonstream/${db}/all/${TABLE}', '{replica}', updated_ms) ${order}`,
-    );
-  } else {
-    await store.command(`CREATE TABLE IF NOT EXISTS ${db}.${TABLE} (${columns}) ENGINE = ReplacingMergeTree(updated_ms) ${order}`);
-  }
-}
 
 /** Every part's newest row at `mcSeqno`, by part. */
 export async function readProgress(store: Store, mcSeqno: number): Promise<Map<string, PartProgress>> {

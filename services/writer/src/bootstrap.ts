@@ -19,7 +19,7 @@ import { TonstreamError } from '@tonstream/errors';
 import type { BlockIdExt, LiteReads } from '@tonstream/lite-client';
 import type { AccountStateRecord, BlockRef } from '@tonstream/records';
 import { indexStart, recordBatch, type Store, writeBatch } from '@tonstream/store';
-import { ensureProgressTable, type PartProgress, readProgress, saveProgress, WHOLE } from './bootstrap-progress.js';
+import { type PartProgress, readProgress, saveProgress, WHOLE } from './bootstrap-progress.js';
 import { BocReader, type ByteSource, fileSource, memorySource, readShardStateHead, type ShardStateHead, shardAccounts, stateLabel, stateShardTops, subtreeBoc } from './state-boc.js';
 
 export const DEFAULT_BOOTSTRAP_BATCH = 2_000;
@@ -171,7 +171,6 @@ export async function bootstrapStateFiles(paths: string[], store: Store, mcSeqno
 
 async function bootstrapParts(store: Store, mcSeqno: number, parts: Part[], options: BootstrapOptions): Promise<BootstrapResult> {
   const batchSize = options.batchSize ?? DEFAULT_BOOTSTRAP_BATCH;
-  await ensureProgressTable(store);
   const recorded = options.restart ? new Map<string, PartProgress>() : await readProgress(store, mcSeqno);
   const result: BootstrapResult = { mcSeqno, blocks: parts.length, accounts: 0, already: 0, skipped: [] };
   for (const [n, part] of parts.entries()) {
@@ -245,7 +244,6 @@ async function bootstrapParts(store: Store, mcSeqno: number, parts: Part[], opti
 
 /** Whether a bootstrap at `mcSeqno` finished (every part), by the recorded progress. */
 export async function bootstrapDone(store: Store, mcSeqno: number): Promise<boolean> {
-  await ensureProgressTable(store);
   return (await readProgress(store, mcSeqno)).get(WHOLE)?.done === true;
 }
 

@@ -15,7 +15,7 @@
 import { ident } from '../sql.js';
 
 /** Small tables every node holds whole: written and read where the writer and the API run. */
-export const CONTROL_TABLES: ReadonlySet<string> = new Set(['schema_migrations', 'index_receipts', 'index_watermark', 'trace_receipts', 'trace_watermark', 'hot_tier_breaks', 'index_floor', 'history_ranges']);
+export const CONTROL_TABLES: ReadonlySet<string> = new Set(['schema_migrations', 'index_receipts', 'index_watermark', 'trace_receipts', 'trace_watermark', 'hot_tier_breaks', 'index_floor', 'history_ranges', 'bootstrap_progress']);
 
 /** Sharding expressions other than the leading key (blocks: the workchain alone would make two shards at most). */
 const SHARDING: Readonly<Record<string, string>> = { blocks: 'workchain, shard, seqno' };

@@ -20,6 +20,7 @@ import { migration as m0018 } from './0018-transaction-bocs-as-facts.js';
 import { migration as m0019 } from './0019-slim-lookups.js';
 import { migration as m0020 } from './0020-hot-tier-breaks.js';
 import { migration as m0021 } from './0021-history-floor.js';
+import { migration as m0022 } from './0022-bootstrap-progress.js';
 
 export type { Migration } from './migration.js';
 
@@ -29,4 +30,4 @@ export type { Migration } from './migration.js';
  * migration does. A schema change is a new file here (README: Migrations); `schema.sql` is the schema
  * they make, checked by test/integration/schema-snapshot.test.ts.
  */
-export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021];
+export const MIGRATIONS: Migration[] = [m0001, m0002, m0003, m0004, m0005, m0006, m0007, m0008, m0009, m0010, m0011, m0012, m0013, m0014, m0015, m0016, m0017, m0018, m0019, m0020, m0021, m0022];

@@ -33,6 +33,7 @@ const RELEASED: Record<number, string> = {
   19: '2ff3363ce03f0504',
   20: 'bb4e25dc9b302ec8',
   21: 'c672ddcac8d57f8f',
+  22: 'da08570c98189a4e',
 };
 
 const fingerprint = (m: (typeof MIGRATIONS)[number]) => createHash('sha256').update(JSON.stringify([m.version, m.name, m.statements('db')])).digest('hex').slice(0, 16);
