@@ -285,18 +285,23 @@ export function createSource(o: SourceOptions) {
       await admin.connect();
       await ensureTopics(admin, topicSpecs(o.topics, o.partitions));
       const from = Date.now() - o.replayMs;
-      const seeks = [];
+      const seeks: { topic: string; partition: number; offset: string }[] = [];
       const replayed = [...kinds.keys(), o.topics.traces, o.topics.actions];
       for (const topic of replayed) for (const s of await offsetsAt(topic, from)) seeks.push({ topic, ...s });
       // Pending events are live only (nothing retains or replays them).
       for (const s of await offsetsAt(o.topics.pendingTraces, Date.now())) seeks.push({ topic: o.topics.pendingTraces, ...s });
+      // The replay's seeks go with the first join of the group: `run` also returns when that join failed
+      // and kafkajs restarts the consumer, and a seek before the group exists throws (ci49).
+      let sought = false;
       consumer.on(consumer.events.GROUP_JOIN, (e) => {
         collector.assign(Object.entries(e.payload.memberAssignment).filter(([topic]) => kinds.has(topic)).flatMap(([topic, ps]) => ps.map((partition) => ({ topic, partition }))));
+        if (sought) return;
+        sought = true;
+        for (const s of seeks) consumer.seek({ topic: s.topic, partition: s.partition, offset: s.offset });
       });
       await consumer.connect();
       await consumer.subscribe({ topics: [...replayed, o.topics.pendingTraces], fromBeginning: false });
       await consumer.run({ partitionsConsumedConcurrently: 1, eachBatch });
-      for (const s of seeks) consumer.seek({ topic: s.topic, partition: s.partition, offset: s.offset });
       running = true;
       void pollWatermark();
       holdTimer = setInterval(release, HOLD_CHECK_MS);
