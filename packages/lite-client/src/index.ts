@@ -14,7 +14,7 @@ export {
   type ServerHealth,
 } from './pool.js';
 export { connectLitePool, READY_TIMEOUT_MS, type ConnectOptions } from './connect.js';
-export { createLiteReads, type AccountRef, type BlockIdExt, type BlockLookup, type Check, type LiteReads, type LiteReadsOptions } from './reads.js';
+export { createLiteReads, toTlBlockId, type AccountRef, type BlockIdExt, type BlockLookup, type Check, type LiteReads, type LiteReadsOptions } from './reads.js';
 export { lastTransactionOf } from './account-proof.js';
 export { GLOBAL_CONFIG_BACKOFF, GlobalConfigMissingError, isUrl, loadGlobalConfig, type GlobalConfigSource, type LoadGlobalConfigOptions } from './global-config-source.js';
 export { AbortedError, backoffDelay, DEFAULT_BACKOFF, retryForever, sleep, type BackoffOptions } from './retry.js';

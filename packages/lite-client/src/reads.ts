@@ -26,6 +26,21 @@ import type { LitePool } from './pool.js';
 const RUN_SMC_MODE = 1 | 4;
 
 export type BlockIdExt = tonNode_blockIdExt;
+
+/**
+ * A block id as the pipeline's records write it (shard as 16 hex digits, hashes in base64) in the TL
+ * form liteservers take (shard as a signed 64-bit decimal).
+ */
+export function toTlBlockId(id: { workchain: number; shard: string; seqno: number; root_hash: string; file_hash: string }): BlockIdExt {
+  return {
+    kind: 'tonNode.blockIdExt',
+    workchain: id.workchain,
+    shard: BigInt.asIntN(64, BigInt(`0x${id.shard}`)).toString(),
+    seqno: id.seqno,
+    rootHash: Buffer.from(id.root_hash, 'base64'),
+    fileHash: Buffer.from(id.file_hash, 'base64'),
+  };
+}
 export type AccountRef = { workchain: number; hash: Uint8Array };
 /** Exactly one of seqno, lt, utime. */
 export type BlockLookup = { seqno: number } | { lt: bigint } | { utime: number };

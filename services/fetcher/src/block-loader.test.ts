@@ -6,8 +6,8 @@ import { beginCell } from '@ton/core';
 import { blockRecords, loadBlock, parseBoc } from '@tonstream/block';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_ACCOUNT_HASH, isStateGone, isStateGoneAnswer, type LoadedBlock, loadAccountStates, loadVerifiedBlock, verifyAccountState } from './block-loader.js';
-import { createLiteApi, fromTlBlockId, type LiteApi, toTlBlockId, verifyBlockBoc, VerifyError } from './lite-api.js';
-import { createLitePool, GoneEverywhereError, LiteQueryError, type QueryEngine, type QueryEvent } from '@tonstream/lite-client';
+import { createLiteApi, fromTlBlockId, type LiteApi, verifyBlockBoc, VerifyError } from './lite-api.js';
+import { createLitePool, GoneEverywhereError, LiteQueryError, type QueryEngine, type QueryEvent, toTlBlockId } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/mainnet/blocks');

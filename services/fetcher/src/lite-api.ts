@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type CellTable, parseBoc } from '@tonstream/block';
-import { type BlockIdExt, type ConnectOptions, connectLitePool, createLiteReads, type LitePool, type LiteServerAddress } from '@tonstream/lite-client';
+import { type BlockIdExt, type ConnectOptions, connectLitePool, createLiteReads, type LitePool, type LiteServerAddress, toTlBlockId } from '@tonstream/lite-client';
 import type { FullBlockId } from './shard-walk.js';
 import { TonstreamError } from '@tonstream/errors';
 
@@ -31,17 +31,6 @@ export type LiteApi = {
 /** A downloaded block or state does not match what it was requested by. Retried on another server. */
 export class VerifyError extends TonstreamError {
   readonly code = 'PROOF_INVALID';
-}
-
-export function toTlBlockId(id: FullBlockId): BlockIdExt {
-  return {
-    kind: 'tonNode.blockIdExt',
-    workchain: id.workchain,
-    shard: BigInt.asIntN(64, BigInt(`0x${id.shard}`)).toString(),
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.root_hash, 'base64'),
-    fileHash: Buffer.from(id.file_hash, 'base64'),
-  };
 }
 
 export function fromTlBlockId(id: BlockIdExt): FullBlockId {

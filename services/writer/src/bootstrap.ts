@@ -16,8 +16,8 @@
 import { accountStateRecord, decodeBlock } from '@tonstream/block';
 import { describeAccount } from '@tonstream/contracts';
 import { TonstreamError } from '@tonstream/errors';
-import type { BlockIdExt, LiteReads } from '@tonstream/lite-client';
-import type { AccountStateRecord, BlockRef } from '@tonstream/records';
+import { type LiteReads, toTlBlockId } from '@tonstream/lite-client';
+import type { AccountStateRecord } from '@tonstream/records';
 import { indexStart, recordBatch, type Store, writeBatch } from '@tonstream/store';
 import { type PartProgress, readProgress, saveProgress, WHOLE } from './bootstrap-progress.js';
 import { BocReader, type ByteSource, fileSource, memorySource, readShardStateHead, type ShardStateHead, shardAccounts, stateLabel, stateShardTops, subtreeBoc } from './state-boc.js';
@@ -273,15 +273,4 @@ function count(items: Iterable<unknown>): number {
   let n = 0;
   for (const _ of items) n++;
   return n;
-}
-
-function toTlBlockId(id: BlockRef): BlockIdExt {
-  return {
-    kind: 'tonNode.blockIdExt',
-    workchain: id.workchain,
-    shard: BigInt.asIntN(64, BigInt(`0x${id.shard}`)).toString(),
-    seqno: id.seqno,
-    rootHash: Buffer.from(id.root_hash, 'base64'),
-    fileHash: Buffer.from(id.file_hash, 'base64'),
-  };
 }
