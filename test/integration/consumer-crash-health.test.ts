@@ -85,7 +85,7 @@ describe('a consumer that dies while its process lives', () => {
     expect(noticed.reasons.join('; ')).toMatch(/consumer (fetches failing|crashed)/);
 
     // kafkajs gives up fetching, restarts the consumer, and the restart cannot find the topic either.
-    const code = await new Promise<number | null>((resolve) => (streamer.child.exitCode !== null ? resolve(streamer.child.exitCode) : streamer.child.once('exit', resolve)));
+    const code = await streamer.exited();
     expect(code).toBe(1);
     expect(streamer.output()).toMatch(/consumer crashed again before it rejoined its group/);
     // Not recreated behind the operator's back with the broker's defaults: a restart's ensureTopics does that, with the settings.

@@ -49,7 +49,7 @@ describe('credentials in connection URLs', () => {
   it('a service refusing a bad REDIS_URL at start shows it without the password', async () => {
     const p = startService('api', { REDIS_URL: `http://tonstream:${SECRET}@127.0.0.1:6379`, API_GLOBAL_CONFIG: 'none' }, logDir);
     procs.push(p);
-    const code = p.child.exitCode ?? (await new Promise<number | null>((resolve) => p.child.once('exit', resolve)));
+    const code = await p.exited();
     expect(code).toBe(2);
     expect(p.output()).toContain('REDIS_URL="http://tonstream:***@127.0.0.1:6379" is invalid');
     expect(p.output()).not.toContain(SECRET);

@@ -115,7 +115,7 @@ describe('emulator health', () => {
     }, NOTICED_WITHIN_MS, 200, alive);
     expect(Date.now() - deletedAt).toBeLessThan(NOTICED_WITHIN_MS);
     expect(noticed.reasons.join('; ')).toMatch(/consumer (fetches failing|crashed)/);
-    const code = await new Promise<number | null>((resolve) => (emulator.child.exitCode !== null ? resolve(emulator.child.exitCode) : emulator.child.once('exit', resolve)));
+    const code = await emulator.exited();
     expect(code).toBe(1);
     expect(emulator.output()).toMatch(/consumer crashed again before it rejoined its group/);
   }, 180_000);

@@ -276,7 +276,7 @@ describe('fetcher: a checkpoint of another chain', () => {
     const env = { FETCHER_GLOBAL_CONFIG: networkConfig('mismatch', [real]), KAFKA_TOPIC_PREFIX: prefix, FETCHER_START_SEQNO: String(at + 1) };
 
     const stopped = await startFetcher('mismatch-1', env);
-    const code = stopped.child.exitCode ?? (await new Promise<number | null>((resolve) => stopped.child.once('exit', resolve)));
+    const code = await stopped.exited();
     expect(code).toBe(1);
     const line = stopped.output().split('\n').find((l) => l.includes('"level":"error"')) ?? '';
     expect(line).toContain('stopped: checkpoint');

@@ -154,7 +154,7 @@ describe('history lanes beside the live index', () => {
     }
     expect(killed).toContain('writer');
 
-    const code = await new Promise<number | null>((resolve) => (backfill.child.exitCode !== null ? resolve(backfill.child.exitCode) : backfill.child.once('exit', (c) => resolve(c))));
+    const code = await backfill.exited();
     await sampling;
     const summaryLine = backfill.output().split('\n').filter((l) => l.startsWith('{"from"')).at(-1);
     expect(code, backfill.output().slice(-3000)).toBe(0);
@@ -220,7 +220,7 @@ describe('history lanes beside the live index', () => {
 
     await start('backfill', { KAFKA_SESSION_TIMEOUT_MS: '10000' }, ['--from', '1', '--to', String(S - 1), '--lanes', '2', '--log-dir', join(dir, 'backfill')]);
     const again = procs.backfill;
-    const code = await new Promise<number | null>((resolve) => (again.child.exitCode !== null ? resolve(again.child.exitCode) : again.child.once('exit', (c) => resolve(c))));
+    const code = await again.exited();
     expect(code, again.output().slice(-3000)).toBe(0);
     expect(again.output()).toMatch(new RegExp(`gap check found holes.*"holes":\\[${hole}\\]`));
     const summary = JSON.parse(again.output().split('\n').filter((l) => l.startsWith('{"from"')).at(-1)!) as { holes: number[]; floor: number; lane_results: { from: number; skipped: boolean }[] };

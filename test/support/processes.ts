@@ -23,6 +23,8 @@ export type ServiceProcess = {
   output(): string;
   /** Resolves when a line of output matches. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** The exit code once the process has exited (null: a signal ended it). */
+  exited(): Promise<number | null>;
   /** SIGKILL: no cleanup, like a crash. */
   kill9(): Promise<void>;
   /** SIGTERM and wait for exit. */
@@ -109,6 +111,7 @@ export function watchProcess(name: string, child: ChildProcess, logPath: string)
         });
       });
     },
+    exited: () => exited,
     async kill9() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

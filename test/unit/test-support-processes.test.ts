@@ -101,3 +101,14 @@ describe('watchProcess waitFor', () => {
     expect(await matchAcrossReads(text.subarray(0, cut), text.subarray(cut), /price 5 €/)).toBe('price 5 €');
   });
 });
+
+describe('watchProcess exited', () => {
+  it("resolves with the child's exit code, also when asked after the exit, and null for a signal", async () => {
+    const exiting = watchProcess('exits', spawn(process.execPath, ['-e', 'process.exit(3)'], { stdio: ['ignore', 'pipe', 'pipe'] }), join(scratch(), 'exits.log'));
+    expect(await exiting.exited()).toBe(3);
+    expect(await exiting.exited()).toBe(3);
+    const killed = watchProcess('killed', spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'pipe', 'pipe'] }), join(scratch(), 'killed.log'));
+    await killed.kill9();
+    expect(await killed.exited()).toBeNull();
+  });
+});
