@@ -38,12 +38,45 @@ async function migrateLocked(store: Store, cluster: string, migrations: Migratio
       throw new StoreError(`migrations ${without.map((m) => m.version).join(', ')} change existing tables and have no cluster form (Migration.cluster); the cluster database ${db} stays at version ${current}`, undefined, false);
     }
   }
-  for (const table of clusterSchema(readFileSync(SCHEMA_SQL, 'utf8'), db, cluster)) {
-    for (const statement of table.statements) await onCluster(store, statement);
+  const schema = clusterSchema(readFileSync(SCHEMA_SQL, 'utf8'), db, cluster);
+  // Tables first, then the views over them; within each group the objects are independent, so their
+  // statements go out DDL_AT_ONCE at a time (each host still runs its DDL queue in order).
+  for (const group of [schema.filter((t) => t.kind !== 'view'), schema.filter((t) => t.kind === 'view')]) {
+    await eachAtMost(DDL_AT_ONCE, group, async (table) => {
+      for (const statement of table.statements) await onCluster(store, statement);
+    });
   }
   if (current > 0) for (const m of pending) for (const statement of m.cluster?.(db, cluster) ?? []) await onCluster(store, statement);
   for (const m of pending) await store.command(`INSERT INTO ${db}.schema_migrations (version, name) VALUES (${uint(m.version)}, ${str(m.name)})`);
   return { applied: pending.map((m) => m.version), current: newest };
+}
+
+/**
+ * ON CLUSTER statements in flight at once. One at a time, a statement's time is mostly waiting: the
+ * task's way through ZooKeeper to every host and back, ~130 ms on a local cluster (about 200 of them
+ * made a new database in 26 s).
+ */
+const DDL_AT_ONCE = 8;
+
+/**
+ * `run` for every item, at most `limit` at a time. After a failure no item is begun; the first
+ * failure rejects once those in flight have ended.
+ */
+export async function eachAtMost<T>(limit: number, items: T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (!failed && next < items.length) {
+      try {
+        await run(items[next++]);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  });
+  const first = (await Promise.allSettled(lanes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (first) throw first.reason;
 }
 
 /** How long one ON CLUSTER statement may take, asked again, before migrating gives up. */
