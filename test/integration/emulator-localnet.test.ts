@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, external, internal, loadTransaction, type MessageRelaxed, parseTuple, SendMode, serializeTuple, storeMessage, toNano, type Transaction, TupleReader } from '@ton/core';
@@ -19,7 +19,7 @@ import { EMULATOR_GROUP_ID } from '../../services/emulator/src/service.js';
 import { groupCaughtUp } from '../support/kafka-groups.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
 import { type ApiUnderTest, getJson, okJson, startApi } from './api-server.js';
-import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
+import { raw, readLedger, type LedgerTx } from '../support/ledger.js';
 
 /**
  * The emulator service on the local network: real localnet (liteserver), Kafka, the API, and a Redis
@@ -76,10 +76,7 @@ const wallets: WalletKeys[] = [];
 type PendingTx = { hash: string; account: string; total_fees: string; description: { aborted?: boolean; compute_ph?: { success?: boolean } }; in_msg: { hash: string; source: string | null; destination: string; value: string | null; bounced: boolean | null; message_content: { hash: string } } };
 type PendingTraceJson = { external_hash: string; transactions_order: string[]; transactions: Record<string, PendingTx>; actions: { type: string; details: Record<string, unknown> }[]; trace_info: { trace_state: string } };
 
-function ledgerRounds(): LedgerRound[] {
-  if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
-}
+const ledgerRounds = () => readLedger(ledgerPath);
 
 function ledgerTxs(): LedgerTx[] {
   return ledgerRounds().flatMap((r) => r.blocks.flatMap((b) => b.transactions));

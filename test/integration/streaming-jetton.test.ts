@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, external, internal, type MessageRelaxed, SendMode, storeMessage, toNano } from '@ton/core';
@@ -18,7 +18,7 @@ import { createJetton, jettonMintBody } from '../../packages/localnet/src/traffi
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';
 import { venvPython } from './python.js';
 import { wsClient } from './streaming-clients.js';
-import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
+import { raw, readLedger, type LedgerTx } from '../support/ledger.js';
 
 /**
  * Issue 16's acceptance: a Jetton transfer on the local network, sent through POST /api/v3/message,
@@ -62,14 +62,7 @@ let python: { child: ChildProcess; lines: string[]; stderr: string[]; exit: Prom
 
 
 function ledger(): (LedgerTx & { mc_seqno: number })[] {
-  if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((l) => {
-      const r = JSON.parse(l) as LedgerRound;
-      return r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno })));
-    });
+  return readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno }))));
 }
 
 /** The ledger's transactions of the trace whose root consumed the external `extHash`, followed through message hashes. */

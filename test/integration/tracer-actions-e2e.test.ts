@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Address, beginCell, Cell, external, internal, type MessageRelaxed, SendMode, storeMessage, storeMessageRelaxed, toNano } from '@ton/core';
@@ -17,7 +17,7 @@ import { createMultisig } from '../../packages/localnet/src/traffic/multisig.js'
 import { createVesting } from '../../packages/localnet/src/traffic/vesting.js';
 import { getAskingAgainOn504 } from '../support/api-get.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
-import { raw, type LedgerTx, type LedgerRound } from '../support/ledger.js';
+import { raw, readLedger, type LedgerTx } from '../support/ledger.js';
 
 /**
  * Actions end to end on the local network: localnet (no generated traffic) -> fetcher -> decoder ->
@@ -51,28 +51,11 @@ let engine: LiteSingleEngine;
 
 
 function ledger(): Placed[] {
-  if (!existsSync(ledgerPath)) return [];
-  return readFileSync(ledgerPath, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .flatMap((l) => {
-      const r = JSON.parse(l) as LedgerRound;
-      return r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` })));
-    });
+  return readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` }))));
 }
 
 /** The local chain's newest masterchain seqno (the ledger has a line per round). */
-function chainTip(): number {
-  const lines = existsSync(ledgerPath) ? readFileSync(ledgerPath, 'utf8').split('\n') : [];
-  for (const line of lines.reverse()) {
-    try {
-      return (JSON.parse(line) as LedgerRound).mc_seqno;
-    } catch {
-      // empty, or the round being written
-    }
-  }
-  return 0;
-}
+const chainTip = () => readLedger(ledgerPath).at(-1)?.mc_seqno ?? 0;
 
 /** The ledger's transactions of the trace rooted at `root`: followed through out message hashes. */
 function ledgerTrace(root: string): Placed[] {

@@ -13,10 +13,14 @@ export type LedgerBlock = { workchain: number; shard: string; seqno: number; roo
 export type LedgerAccount = { address: string; status: 'active' | 'uninit' | 'frozen' | 'nonexist'; balance: string; last_trans_lt: string };
 export type LedgerRound = { mc_seqno: number; gen_utime: number; produced_at_ms: number; blocks: LedgerBlock[]; accounts?: LedgerAccount[] };
 
-/** Every round written so far (none before the file exists). */
+/**
+ * Every round written so far (none before the file exists). A line still being written (no newline
+ * yet: a reader can see part of a round's append) is left for a later read.
+ */
 export function readLedger(path: string): LedgerRound[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
+  const text = readFileSync(path, 'utf8');
+  return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
 }
 
 /**
