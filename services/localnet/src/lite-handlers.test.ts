@@ -11,6 +11,7 @@ import { keyPairFromSeed } from '@ton/crypto';
 import { WalletContractV4 } from '@ton/ton';
 import { type BlockRecords, decodeBlock } from '@tonstream/block';
 import type { BlockRef as RecordRef } from '@tonstream/records';
+import { toTlBlockId } from '@tonstream/lite-client';
 import { getOutMsgQueueSizes, listBlockTransactionsExt } from '@tonstream/liteserver-emulator';
 import { type Chain, createChain, createTraffic, restoreChain, type Traffic } from '@tonstream/localnet';
 import { Functions, type tonNode_blockIdExt } from 'ton-lite-client/dist/schema.js';
@@ -48,17 +49,6 @@ afterAll(async () => {
 
 const b64 = (b: Uint8Array) => Buffer.from(b).toString('base64');
 const hexOf = (b64text: string) => Buffer.from(b64text, 'base64').toString('hex');
-
-function tlId(r: RecordRef): tonNode_blockIdExt {
-  return {
-    kind: 'tonNode.blockIdExt',
-    workchain: r.workchain,
-    shard: BigInt.asIntN(64, BigInt(`0x${r.shard}`)).toString(),
-    seqno: r.seqno,
-    rootHash: Buffer.from(r.root_hash, 'base64'),
-    fileHash: Buffer.from(r.file_hash, 'base64'),
-  };
-}
 
 /** getBlock, then decode without trusting the root hash: the computed one must be the id's. */
 async function fetchBlock(id: tonNode_blockIdExt): Promise<BlockRecords> {
@@ -110,7 +100,7 @@ describe('liteserver over the local chain, with ton-lite-client', () => {
         let ref: RecordRef = top;
         for (let steps = 0; ; steps++) {
           expect(steps).toBeLessThan(4);
-          const blk = await check(tlId(ref));
+          const blk = await check(toTlBlockId(ref));
           shardBlocks++;
           const prev = blk.block.prev_refs[0];
           if (!known || prev.seqno <= known.seqno) {
@@ -253,7 +243,7 @@ describe('liteserver over the local chain, with ton-lite-client', () => {
   it('answers other methods: listBlockTransactionsExt, getOneTransaction, getShardInfo, getShardBlockProof, getLibraries, getTime', async () => {
     const head = (await conn.client.getMasterchainInfo()).last;
     const block = [...decoded.values()].find((r) => r.block.workchain === 0 && r.transactions.length >= 3)!;
-    const id = tlId({ ...block.block, end_lt: block.block.end_lt });
+    const id = toTlBlockId({ ...block.block, end_lt: block.block.end_lt });
     const ext = await conn.engine.query(listBlockTransactionsExt, { kind: 'liteServer.listBlockTransactionsExt', id, mode: 7 | 32, count: 2, after: null, reverseOrder: null, wantProof: true });
     expect(ext.incomplete).toBe(true);
     const cells = Cell.fromBoc(ext.transactions);
@@ -344,7 +334,7 @@ describe('liteserver over the local chain, with ton-lite-client', () => {
     expect(records.block.prev_refs[0].root_hash).toBe(b64(before.rootHash));
     expect(records.transactions.length).toBeGreaterThan(0);
     for (const top of records.shards) {
-      const shardBlock = await fetchBlock(tlId(top));
+      const shardBlock = await fetchBlock(toTlBlockId(top));
       const prevTop = (await conn.client.getAllShardsInfo(before)).shards['0'];
       expect(shardBlock.block.prev_refs[0].seqno).toBe(prevTop[BigInt.asIntN(64, BigInt(`0x${top.shard}`)).toString()]);
     }
