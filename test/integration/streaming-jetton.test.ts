@@ -18,7 +18,7 @@ import { createJetton, jettonMintBody } from '../../packages/localnet/src/traffi
 import { eventually, freePort, ROOT, type ServiceProcess, startService } from '../support/processes.js';
 import { venvPython } from './python.js';
 import { wsClient } from './streaming-clients.js';
-import { raw, readLedger, type LedgerTx } from '../support/ledger.js';
+import { type PlacedTx, placedTransactions, raw, readLedger, traceFrom } from '../support/ledger.js';
 
 /**
  * Issue 16's acceptance: a Jetton transfer on the local network, sent through POST /api/v3/message,
@@ -61,21 +61,13 @@ let browser: Browser | undefined;
 let python: { child: ChildProcess; lines: string[]; stderr: string[]; exit: Promise<number | null> } | undefined;
 
 
-function ledger(): (LedgerTx & { mc_seqno: number })[] {
-  return readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno }))));
-}
+const ledger = () => placedTransactions(readLedger(ledgerPath));
 
 /** The ledger's transactions of the trace whose root consumed the external `extHash`, followed through message hashes. */
-function ledgerTrace(extHash: string): (LedgerTx & { mc_seqno: number })[] {
+function ledgerTrace(extHash: string): PlacedTx[] {
   const txs = ledger();
-  const byIn = new Map(txs.filter((t) => t.in_msg).map((t) => [t.in_msg!, t]));
-  const out: (LedgerTx & { mc_seqno: number })[] = [];
-  for (let queue = byIn.has(extHash) ? [byIn.get(extHash)!] : []; queue.length > 0; ) {
-    const t = queue.shift()!;
-    out.push(t);
-    for (const m of t.out_msgs) if (byIn.has(m)) queue.push(byIn.get(m)!);
-  }
-  return out;
+  const root = txs.find((t) => t.in_msg === extHash);
+  return root ? traceFrom(txs, root.hash) : [];
 }
 
 function assertAlive() {

@@ -17,7 +17,7 @@ import { createMultisig } from '../../packages/localnet/src/traffic/multisig.js'
 import { createVesting } from '../../packages/localnet/src/traffic/vesting.js';
 import { getAskingAgainOn504 } from '../support/api-get.js';
 import { eventually, freePort, type ServiceProcess, startService } from '../support/processes.js';
-import { raw, readLedger, type LedgerTx } from '../support/ledger.js';
+import { type PlacedTx, placedTransactions, raw, readLedger, traceFrom } from '../support/ledger.js';
 
 /**
  * Actions end to end on the local network: localnet (no generated traffic) -> fetcher -> decoder ->
@@ -30,7 +30,6 @@ const KAFKA_BROKERS = process.env.KAFKA_BROKERS ?? '127.0.0.1:9092';
 const CLICKHOUSE_URL = process.env.CLICKHOUSE_URL ?? 'http://127.0.0.1:8123';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-type Placed = LedgerTx & { mc_seqno: number; shard: string };
 type WalletKeys = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer; seqno: number };
 type Action = { type: string; success: boolean; trace_id: string; details: Record<string, unknown>; accounts?: string[]; transactions: string[] };
 type Trace = { trace_id: string; is_incomplete: boolean; trace_info: { trace_state: string; transactions: number } };
@@ -50,25 +49,13 @@ let client: LiteClient;
 let engine: LiteSingleEngine;
 
 
-function ledger(): Placed[] {
-  return readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` }))));
-}
+const ledger = () => placedTransactions(readLedger(ledgerPath));
 
 /** The local chain's newest masterchain seqno (the ledger has a line per round). */
 const chainTip = () => readLedger(ledgerPath).at(-1)?.mc_seqno ?? 0;
 
 /** The ledger's transactions of the trace rooted at `root`: followed through out message hashes. */
-function ledgerTrace(root: string): Placed[] {
-  const txs = ledger();
-  const byIn = new Map(txs.filter((t) => t.in_msg).map((t) => [t.in_msg!, t]));
-  const out: Placed[] = [];
-  for (const queue = txs.filter((t) => t.hash === root); queue.length > 0; ) {
-    const t = queue.shift()!;
-    out.push(t);
-    for (const m of t.out_msgs) if (byIn.has(m)) queue.push(byIn.get(m)!);
-  }
-  return out;
-}
+const ledgerTrace = (root: string) => traceFrom(ledger(), root);
 
 function assertAlive() {
   for (const p of Object.values(procs)) if (p.child.exitCode !== null) throw new Error(`${p.name} exited with code ${p.child.exitCode}:\n${p.output().slice(-3000)}`);
@@ -107,7 +94,7 @@ async function send(k: WalletKeys, messages: MessageRelaxed[]): Promise<string> 
  * Waits until the tracer stored the trace complete, then checks trace_info against the ledger, and
  * returns the trace's actions as /api/v3/actions serves them.
  */
-async function settledActions(traceId: string): Promise<{ actions: Action[]; ledger: Placed[] }> {
+async function settledActions(traceId: string): Promise<{ actions: Action[]; ledger: PlacedTx[] }> {
   const trace = await until(`trace ${traceId} complete`, async () => {
     const body = await api<{ traces: Trace[] }>(`/traces?trace_id=${encodeURIComponent(traceId)}`);
     return body.traces[0]?.trace_info.trace_state === 'complete' ? body.traces[0] : undefined;

@@ -23,6 +23,26 @@ export function readLedger(path: string): LedgerRound[] {
   return text.slice(0, text.lastIndexOf('\n') + 1).split('\n').filter(Boolean).map((l) => JSON.parse(l) as LedgerRound);
 }
 
+/** A ledger transaction with the round and the shard that hold it. */
+export type PlacedTx = LedgerTx & { mc_seqno: number; shard: string };
+
+/** Every transaction of the rounds, in the ledger's order, with where it is. */
+export function placedTransactions(rounds: LedgerRound[]): PlacedTx[] {
+  return rounds.flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` }))));
+}
+
+/** The transactions of the trace rooted at the transaction `rootHash`, breadth first along message hashes. */
+export function traceFrom(txs: PlacedTx[], rootHash: string): PlacedTx[] {
+  const byIn = new Map(txs.filter((t) => t.in_msg).map((t) => [t.in_msg!, t]));
+  const out: PlacedTx[] = [];
+  for (const queue = txs.filter((t) => t.hash === rootHash); queue.length > 0; ) {
+    const t = queue.shift()!;
+    out.push(t);
+    for (const m of t.out_msgs) if (byIn.has(m)) queue.push(byIn.get(m)!);
+  }
+  return out;
+}
+
 /**
  * Every account that exists after round `mcSeqno`, by address: the newest entry of each in the rounds up
  * to it (a process's first line lists them all; LOCALNET_LEDGER_ACCOUNTS). Throws if no round up to it

@@ -11,7 +11,7 @@ import { createStore } from '@tonstream/store';
 import { Redis } from 'ioredis';
 import { LiteClient, LiteSingleEngine } from 'ton-lite-client';
 import { eventually, freePort, type ServiceProcess, startService } from './processes.js';
-import { type LedgerTx, raw, readLedger } from './ledger.js';
+import { type PlacedTx, placedTransactions, raw, readLedger, traceFrom } from './ledger.js';
 
 /**
  * The whole local stack as separate processes on free ports, over the shared Kafka, ClickHouse and
@@ -30,7 +30,6 @@ export type LocalStackOptions = {
   localnetEnv?: Record<string, string>;
 };
 
-export type PlacedTx = LedgerTx & { mc_seqno: number; shard: string };
 
 /** A prefunded wallet with its keys, signing for its next seqno. */
 export type SigningWallet = { w: PrefundedWallet; contract: WalletContractV4 | WalletContractV5R1; secretKey: Buffer; seqno: number };
@@ -58,7 +57,7 @@ export type LocalStack = {
 };
 
 export { raw } from './ledger.js';
-export type { LedgerTx } from './ledger.js';
+export type { LedgerTx, PlacedTx } from './ledger.js';
 
 /** A wallet external carrying `messages`, signed for the wallet's current seqno (not advanced). */
 export function signedTransfer(k: SigningWallet, messages: MessageRelaxed[], seqno = k.seqno): Buffer {
@@ -100,8 +99,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
   const until = <T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 90_000, everyMs = 300) => eventually(what, check, timeoutMs, everyMs, assertAlive);
 
-  const ledger = (): PlacedTx[] =>
-    readLedger(ledgerPath).flatMap((r) => r.blocks.flatMap((b) => b.transactions.map((t) => ({ ...t, mc_seqno: r.mc_seqno, shard: `${b.workchain}:${b.shard}` }))));
+  const ledger = (): PlacedTx[] => placedTransactions(readLedger(ledgerPath));
 
   const stop = async () => {
     engine?.close();
@@ -146,17 +144,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       redis,
       procs,
       ledger,
-      ledgerTrace(rootHash) {
-        const txs = ledger();
-        const byIn = new Map(txs.filter((t) => t.in_msg).map((t) => [t.in_msg!, t]));
-        const out: PlacedTx[] = [];
-        for (const queue = txs.filter((t) => t.hash === rootHash); queue.length > 0; ) {
-          const t = queue.shift()!;
-          out.push(t);
-          for (const m of t.out_msgs) if (byIn.has(m)) queue.push(byIn.get(m)!);
-        }
-        return out;
-      },
+      ledgerTrace: (rootHash) => traceFrom(ledger(), rootHash),
       until,
       async wallets() {
         const out: SigningWallet[] = [];
